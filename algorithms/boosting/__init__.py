@@ -1,0 +1,3 @@
+"""boosting estimators."""
+
+BOOSTING_METHODS: dict[str, type] = {}

@@ -1,0 +1,3 @@
+"""cost estimators."""
+
+COST_METHODS: dict[str, type] = {}

@@ -1,0 +1,3 @@
+"""tree estimators."""
+
+TREE_METHODS: dict[str, type] = {}

@@ -1,0 +1,1 @@
+"""Benchmarks: each ``bench_*.py`` module times cslearn against a reference side by side in one run."""

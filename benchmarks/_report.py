@@ -1,0 +1,46 @@
+"""Write one benchmark's results into its own section of ``docs/benchmarks.md`` (atomically)."""
+
+from __future__ import annotations
+
+import os
+import platform
+import re
+import tempfile
+from datetime import datetime, timezone
+from pathlib import Path
+
+REPORT = Path(__file__).resolve().parents[1] / "docs" / "benchmarks.md"
+HEADER = (
+    "# Benchmarks\n\n"
+    "Produced by `make bench` (all) or `python -m benchmarks NAME`; each section is rewritten by its own\n"
+    "benchmark. Timings on these 2-core machines swing 2-3x with load: read the ratios, measured side by side\n"
+    "in one run.\n"
+)
+
+
+def machine_description() -> str:
+    """One line naming the machine the numbers come from."""
+    import numpy
+    import sklearn
+
+    return (
+        f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, "
+        f"numpy {numpy.__version__}, scikit-learn {sklearn.__version__}"
+    )
+
+
+def write_section(name: str, title: str, body: str, command: str) -> Path:
+    """Replace (or append) the section ``name`` of the report with ``body``; returns the report path."""
+    stamp = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    section = (
+        f"<!-- begin {name} -->\n## {title}\n\n"
+        f"Command: `{command}` — run {stamp} on {machine_description()}.\n\n{body.strip()}\n<!-- end {name} -->\n"
+    )
+    text = REPORT.read_text() if REPORT.exists() else HEADER
+    pattern = re.compile(rf"<!-- begin {re.escape(name)} -->.*?<!-- end {re.escape(name)} -->\n", re.S)
+    text = pattern.sub(lambda _: section, text) if pattern.search(text) else text.rstrip("\n") + "\n\n" + section
+    REPORT.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.NamedTemporaryFile("w", dir=REPORT.parent, delete=False, suffix=".tmp") as handle:
+        handle.write(text)
+    os.replace(handle.name, REPORT)
+    return REPORT

@@ -1,0 +1,39 @@
+"""The ``cslearn`` command line: one subcommand group per module of this package.
+
+Each module exposes ``register(subparsers)``, adding its subcommands with ``set_defaults(handler=...)``;
+the handler receives the parsed arguments and returns the process exit code.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+#: Modules of this package that add subcommands, in the order ``--help`` lists them.
+SUBCOMMAND_MODULES = ("flows.cli.datasets", "flows.cli.compare", "flows.cli.retrain")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="cslearn", description="Cost-sensitive and imbalanced classification: data, training, comparison."
+    )
+    subparsers = parser.add_subparsers(dest="command", required=True)
+    for module_name in SUBCOMMAND_MODULES:
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as error:
+            if error.name != module_name:
+                raise
+            continue
+        module.register(subparsers)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return int(args.handler(args) or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
