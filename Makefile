@@ -15,7 +15,7 @@ export DO_NOT_TRACK := true
 export MLFLOW_DISABLE_TELEMETRY := true
 export MLFLOW_SERVER_ENABLE_JOB_EXECUTION := false
 
-.PHONY: install run test test-fast bench lint
+.PHONY: install run test test-fast bench lint deploy ui
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -36,3 +36,12 @@ test-fast: install
 
 bench: install
 	$(PY) -m benchmarks
+
+run: install
+	bash scripts/run.sh
+
+deploy: install
+	bash scripts/deploy.sh
+
+ui: install
+	bash scripts/ui.sh
