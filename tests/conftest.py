@@ -1,0 +1,106 @@
+"""Session-wide test set-up: a quiet, local environment and real Prefect / MLflow servers on 127.0.0.1.
+
+* On import (before any test module imports Prefect or MLflow) the settings of ``../shared/spec/stack.md`` are
+  exported, ``PREFECT_HOME`` points at a throw-away folder, and any ``PREFECT_API_URL`` /
+  ``MLFLOW_TRACKING_URI`` inherited from the shell is dropped, so no test talks to a developer's servers.
+* ``prefect_server`` and ``mlflow_server`` are session fixtures backed by real server processes
+  (:mod:`tests.servers`). Both are launched together as soon as collection shows a selected test needs
+  them, so they boot in parallel while pytest sets up; the fixtures only wait for health.
+* Servers are stopped by process group at the end of the session (and at interpreter exit, should pytest be
+  interrupted). Their logs stay on disk when the session fails; a failing test that used a server gets the
+  end of the server's log in its report.
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from tests.servers import QUIET_ENVIRONMENT, ServerProcess, launch_mlflow_server, launch_prefect_server
+
+os.environ.update(QUIET_ENVIRONMENT)
+os.environ.pop("PREFECT_API_URL", None)
+os.environ.pop("MLFLOW_TRACKING_URI", None)
+_SESSION_ROOT = Path(tempfile.mkdtemp(prefix="cslearn-tests-"))
+os.environ["PREFECT_HOME"] = str(_SESSION_ROOT / "prefect-home")
+
+_SERVER_FIXTURES = {"prefect_server": "prefect", "mlflow_server": "mlflow"}
+_servers: dict[str, ServerProcess] = {}
+
+
+def _launch(kind: str) -> ServerProcess:
+    if kind not in _servers:
+        if kind == "prefect":
+            _servers[kind] = launch_prefect_server(_SESSION_ROOT / "prefect-server")
+        else:
+            _servers[kind] = launch_mlflow_server(_SESSION_ROOT / "mlflow-server")
+    return _servers[kind]
+
+
+def _stop_all() -> None:
+    for server in list(_servers.values()):
+        server.stop()
+
+
+atexit.register(_stop_all)
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Launch, without waiting, every server that a selected test needs, so they boot in parallel."""
+    if session.config.option.collectonly:
+        return
+    needed = {fixture for item in session.items for fixture in getattr(item, "fixturenames", ())}
+    for fixture_name, kind in _SERVER_FIXTURES.items():
+        if fixture_name in needed:
+            _launch(kind)
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    _stop_all()
+    if exitstatus == 0:
+        shutil.rmtree(_SESSION_ROOT, ignore_errors=True)
+    elif _servers:
+        session.config.get_terminal_writer().line(f"server logs and state kept in {_SESSION_ROOT}")
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
+    report = yield
+    if report.failed:
+        for fixture_name, kind in _SERVER_FIXTURES.items():
+            if fixture_name in getattr(item, "fixturenames", ()) and kind in _servers:
+                server = _servers[kind]
+                report.sections.append((f"{kind} server log ({server.log_path})", server.log_tail()))
+    return report
+
+
+@pytest.fixture(scope="session")
+def prefect_server():
+    """A real Prefect server on 127.0.0.1 with its own ``PREFECT_HOME``; yields its API URL.
+
+    For the session, ``PREFECT_API_URL`` is exported (so subprocesses such as workers and ``prefect deploy``
+    use it) and set in Prefect's settings context (so already-imported Prefect code uses it too).
+    """
+    api_url = _launch("prefect").wait_until_healthy()
+    from prefect.settings import PREFECT_API_URL, temporary_settings
+
+    os.environ["PREFECT_API_URL"] = api_url
+    try:
+        with temporary_settings(updates={PREFECT_API_URL: api_url}):
+            yield api_url
+    finally:
+        os.environ.pop("PREFECT_API_URL", None)
+
+
+@pytest.fixture(scope="session")
+def mlflow_server():
+    """A real MLflow tracking server on 127.0.0.1 (sqlite store, file artifacts); yields its tracking URI.
+
+    The URI is not made the global default: pass it explicitly (flows take ``tracking_uri``).
+    """
+    return _launch("mlflow").wait_until_healthy()
