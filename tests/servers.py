@@ -150,7 +150,8 @@ def launch_prefect_server(home: Path, *, port: int | None = None) -> ServerProce
     port = port or free_port()
     home = Path(home)
     home.mkdir(parents=True, exist_ok=True)
-    command = [str(_BIN / "prefect"), "server", "start", "--host", "127.0.0.1", "--port", str(port), "--no-ui"]
+    command = [str(_BIN / "prefect"), "server", "start", "--host", "127.0.0.1", "--port", str(port)]
+    command.append("--no-ui")
     env = _server_environment(PREFECT_HOME=str(home))
     api_url = f"http://127.0.0.1:{port}/api"
     return _launch("prefect", command, env, home / "server.log", api_url, f"{api_url}/health")
