@@ -1,0 +1,146 @@
+"""Typed, frozen parameters of the ``compare`` flow (pydantic, ``extra="forbid"``).
+
+Structural rules (positive counts, sorted ensemble sizes, protocol names, fractions) are checked by the model
+itself. Names that only a registry knows (methods, datasets) are checked when the caller passes the registries
+as validation context, ``CompareParams.model_validate(data, context={"methods": [...], "datasets": [...]})``:
+``schemas`` sits beside ``algorithms`` in the layer graph and must not import it, so the flows pass the keys.
+Every violation surfaces as a ``pydantic.ValidationError`` before any work starts.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
+
+__all__ = ["DEFAULT_REPEATS", "CompareParams", "PROTOCOLS"]
+
+#: Evaluation protocols: R x K stratified CV (AdaCC paper), R x 50/50 stratified holdout (WOTBoost paper),
+#: R x stratified train / validation / test (CSDT paper).
+PROTOCOLS = ("cv", "holdout", "tvt")
+
+#: The papers' repeat counts, used when ``repeats`` is not given: 10 x 5-fold CV, 100 holdout splits, one
+#: train / validation / test split.
+DEFAULT_REPEATS = {"cv": 10, "holdout": 100, "tvt": 1}
+
+PositiveInt = Annotated[int, Field(gt=0)]
+UnitFraction = Annotated[float, Field(gt=0.0, lt=1.0)]
+
+
+class CompareParams(BaseModel):
+    """Parameters of one ``compare`` run: which datasets and methods, under which protocol.
+
+    Attributes
+    ----------
+    datasets : tuple of str
+        Keys of ``tasks.datasets.DATASETS``.
+    methods : tuple of str or None
+        Keys of ``algorithms.METHODS``; ``None`` means every registered method.
+    protocol : {"cv", "holdout", "tvt"}
+        ``cv``: ``repeats`` x ``folds`` stratified folds; ``holdout``: ``repeats`` stratified splits of
+        ``holdout_test_fraction``; ``tvt``: ``repeats`` stratified train / validation / test splits of
+        ``tvt_fractions``.
+    repeats : int or None
+        Number of repetitions; ``None`` takes the paper's value from ``DEFAULT_REPEATS``.
+    folds : int
+        K of the ``cv`` protocol (ignored otherwise).
+    n_estimators : tuple of int
+        Ensemble sizes T evaluated from the staged predictions of ONE fit with ``max(n_estimators)`` rounds
+        (AdaCC paper, Section 5.2: T in {25, 50, 100, 200}).
+    cost_selection : {"train", "inner-cv", "none"}
+        How fixed-cost methods (those with a ``negative_cost`` parameter) pick C- with C+ = 1 (AdaCC paper,
+        Section 5.2): ``train`` fits every candidate on the training fold and keeps the best training F1 (the
+        paper's choice), ``inner-cv`` scores candidates by mean F1 over ``inner_folds`` stratified inner folds
+        and refits the winner on the whole training fold, ``none`` keeps the estimator's default. Under ``tvt``
+        the validation split scores the candidates whenever selection is on.
+    negative_costs : tuple of float
+        The C- grid.
+    seed : int
+        Root seed: splits and estimator seeds derive from it.
+    experiment : str
+        MLflow experiment name (one experiment per purpose).
+    tracking_uri : str or None
+        MLflow tracking URI; ``None`` means ``MLFLOW_TRACKING_URI`` or the project's sqlite store.
+    dask_address : str or None
+        ``tcp://HOST:PORT`` of a running Dask scheduler; ``None`` runs cells on a thread pool.
+    max_workers : int
+        Threads of the default task runner.
+    cell_store : str or None
+        Folder of the resumable per-cell results; ``None`` means the project's ``.cslearn/cells``.
+    method_params : dict
+        Optional constructor overrides per method key, e.g. ``{"adacc1": {"formulation": "paper"}}``.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    datasets: tuple[str, ...] = Field(default=("wisconsin",), min_length=1)
+    methods: tuple[str, ...] | None = None
+    protocol: Literal["cv", "holdout", "tvt"] = "cv"
+    repeats: PositiveInt | None = None
+    folds: Annotated[int, Field(ge=2)] = 5
+    holdout_test_fraction: UnitFraction = 0.5
+    tvt_fractions: tuple[UnitFraction, UnitFraction, UnitFraction] = (0.4, 0.3, 0.3)
+    n_estimators: tuple[PositiveInt, ...] = Field(default=(25, 50, 100, 200), min_length=1)
+    cost_selection: Literal["train", "inner-cv", "none"] = "train"
+    negative_costs: tuple[Annotated[float, Field(gt=0.0)], ...] = Field(
+        default=(0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0), min_length=1
+    )
+    inner_folds: Annotated[int, Field(ge=2)] = 3
+    seed: Annotated[int, Field(ge=0)] = 0
+    experiment: str = Field(default="cslearn-compare", min_length=1)
+    tracking_uri: str | None = None
+    dask_address: str | None = None
+    max_workers: PositiveInt = 2
+    cell_store: str | None = None
+    method_params: dict[str, dict[str, bool | int | float | str | None]] = Field(default_factory=dict)
+
+    @field_validator("datasets", "methods")
+    @classmethod
+    def _no_duplicates(cls, names, info: ValidationInfo):
+        if names is None:
+            return names
+        duplicated = sorted({name for name in names if names.count(name) > 1})
+        if duplicated:
+            raise ValueError(f"{info.field_name} lists {duplicated} more than once")
+        if not names:
+            raise ValueError(f"{info.field_name} must name at least one entry (or be omitted for all)")
+        known = (info.context or {}).get(info.field_name)
+        if known is not None:
+            unknown = [name for name in names if name not in known]
+            if unknown:
+                raise ValueError(f"unknown {info.field_name} {unknown}; known: {sorted(known)}")
+        return names
+
+    @field_validator("n_estimators")
+    @classmethod
+    def _sorted_unique_sizes(cls, sizes):
+        if len(set(sizes)) != len(sizes):
+            raise ValueError(f"n_estimators has repeated sizes: {list(sizes)}")
+        return tuple(sorted(sizes))
+
+    @field_validator("dask_address")
+    @classmethod
+    def _scheduler_address(cls, address):
+        if address is not None and "://" not in address:
+            raise ValueError(f"dask_address must look like tcp://HOST:PORT, got {address!r}")
+        return address
+
+    @model_validator(mode="after")
+    def _consistent(self):
+        if abs(sum(self.tvt_fractions) - 1.0) > 1e-9:
+            raise ValueError(f"tvt_fractions must sum to 1, got {list(self.tvt_fractions)} (sum {sum(self.tvt_fractions)})")
+        if self.methods is not None and self.method_params:
+            stray = sorted(set(self.method_params) - set(self.methods))
+            if stray:
+                raise ValueError(f"method_params names methods that are not compared: {stray}")
+        return self
+
+    @property
+    def n_repeats(self) -> int:
+        """The repeat count in force: ``repeats`` or the protocol's paper default."""
+        return self.repeats if self.repeats is not None else DEFAULT_REPEATS[self.protocol]
+
+    @property
+    def n_folds(self) -> int:
+        """Folds per repeat: ``folds`` under ``cv``, one split otherwise."""
+        return self.folds if self.protocol == "cv" else 1

@@ -1,0 +1,271 @@
+"""Evaluation protocols and per-fold metrics: splits, staged (per ensemble size) scoring, boosting traces.
+
+Protocols (spec ``algorithms.md`` Section 8):
+
+- ``cv``: R x K stratified folds (AdaCC paper, 10 x 5);
+- ``holdout``: R random stratified splits, by default 50/50 (WOTBoost paper, 100 splits);
+- ``tvt``: R stratified train / validation / test splits, by default 40/30/30 (CSDT paper, Table 3).
+
+Every split of repeat ``r`` derives its seed from ``(seed, r)`` alone, so adding repeats never changes the
+splits of earlier ones and finished cells stay valid when a run is extended.
+
+Metrics come from ``algorithms.metrics.classification_report_dict``. Boosting models are scored at every
+requested ensemble size T from the staged predictions of ONE fit with ``max(T)`` rounds: a model with T
+rounds is the prefix of a longer one (spec Section 1). A model that stopped early (e.g. AdaBoost at weighted
+error 0 or >= 1/2) is its own prefix for every larger T, so those sizes reuse its last stage.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from prefect import task
+from prefect.cache_policies import NO_CACHE
+from sklearn.model_selection import StratifiedKFold, train_test_split
+
+from algorithms.metrics import classification_report_dict
+
+__all__ = [
+    "Split",
+    "count_splits",
+    "decision_scores",
+    "derive_seed",
+    "evaluate_predictions",
+    "evaluate_staged",
+    "iter_split_ids",
+    "make_split",
+    "make_split_task",
+    "supports_staged",
+    "trace_curves",
+]
+
+
+@dataclass(frozen=True)
+class Split:
+    """Row indices of one split; ``validation`` is empty except under the ``tvt`` protocol."""
+
+    train: np.ndarray
+    test: np.ndarray
+    validation: np.ndarray
+
+    def __post_init__(self):
+        for name in ("train", "test", "validation"):
+            object.__setattr__(self, name, np.asarray(getattr(self, name), dtype=np.intp))
+
+
+def derive_seed(seed: int, *path: int) -> int:
+    """A 32-bit seed derived from a root seed and a path (repeat, fold, ...) by ``numpy.random.SeedSequence``."""
+    return int(np.random.SeedSequence([int(seed), *map(int, path)]).generate_state(1)[0])
+
+
+def _check_target(target) -> np.ndarray:
+    target = np.asarray(target)
+    if target.ndim != 1:
+        raise ValueError(f"target must be one-dimensional, got shape {target.shape}")
+    classes, counts = np.unique(target, return_counts=True)
+    if classes.size != 2:
+        raise ValueError(f"target must hold exactly two classes, got {classes.tolist()}")
+    return target
+
+
+def make_split(
+    target,
+    protocol: str,
+    *,
+    repeat: int,
+    fold: int = 0,
+    n_folds: int = 5,
+    seed: int = 0,
+    holdout_test_fraction: float = 0.5,
+    tvt_fractions: Sequence[float] = (0.4, 0.3, 0.3),
+) -> Split:
+    """Row indices of split ``(repeat, fold)`` of a protocol, stratified on ``target``.
+
+    Parameters
+    ----------
+    target : array-like of shape (n_samples,)
+        Binary labels; every split keeps their proportions.
+    protocol : {"cv", "holdout", "tvt"}
+        See the module docstring.
+    repeat : int
+        Repetition index; the split's randomness is ``derive_seed(seed, repeat)``.
+    fold : int
+        Fold index in ``[0, n_folds)`` under ``cv``; must be 0 otherwise.
+    n_folds : int
+        K of the ``cv`` protocol.
+    seed : int
+        Root seed.
+    holdout_test_fraction : float
+        Test share of the ``holdout`` protocol.
+    tvt_fractions : (float, float, float)
+        Train, validation and test shares of the ``tvt`` protocol (sum 1).
+
+    Returns
+    -------
+    Split
+        Disjoint train / test (/ validation) indices that together cover every row.
+
+    Raises
+    ------
+    ValueError
+        On an unknown protocol, a fold out of range, or a target without exactly two classes.
+    """
+    target = _check_target(target)
+    split_seed = derive_seed(seed, repeat)
+    rows = np.arange(target.shape[0])
+    empty = np.empty(0, dtype=np.intp)
+    if protocol == "cv":
+        if not 0 <= fold < n_folds:
+            raise ValueError(f"fold must be in [0, {n_folds}) under the cv protocol, got {fold}")
+        folds = StratifiedKFold(n_splits=n_folds, shuffle=True, random_state=split_seed)
+        for index, (train, test) in enumerate(folds.split(rows, target)):
+            if index == fold:
+                return Split(train, test, empty)
+    if fold != 0:
+        raise ValueError(f"the {protocol!r} protocol has one split per repeat; fold must be 0, got {fold}")
+    if protocol == "holdout":
+        train, test = train_test_split(
+            rows, test_size=holdout_test_fraction, stratify=target, random_state=split_seed
+        )
+        return Split(np.sort(train), np.sort(test), empty)
+    if protocol == "tvt":
+        train_share, validation_share, test_share = tvt_fractions
+        train, rest = train_test_split(rows, train_size=train_share, stratify=target, random_state=split_seed)
+        validation, test = train_test_split(
+            rest,
+            test_size=test_share / (validation_share + test_share),
+            stratify=target[rest],
+            random_state=derive_seed(seed, repeat, 1),
+        )
+        return Split(np.sort(train), np.sort(test), np.sort(validation))
+    raise ValueError(f"unknown protocol {protocol!r}; expected one of 'cv', 'holdout', 'tvt'")
+
+
+@task(name="make_split", cache_policy=NO_CACHE)
+def make_split_task(target, protocol: str, **kwargs) -> Split:
+    """Row indices of one split of a protocol (see ``make_split``)."""
+    return make_split(target, protocol, **kwargs)
+
+
+def count_splits(protocol: str, n_repeats: int, n_folds: int) -> int:
+    """Number of (repeat, fold) splits of a protocol: R x K under ``cv``, R otherwise."""
+    return n_repeats * (n_folds if protocol == "cv" else 1)
+
+
+def iter_split_ids(protocol: str, n_repeats: int, n_folds: int) -> Iterator[tuple[int, int]]:
+    """Every ``(repeat, fold)`` of a protocol, repeat-major."""
+    for repeat in range(n_repeats):
+        for fold in range(n_folds if protocol == "cv" else 1):
+            yield repeat, fold
+
+
+def supports_staged(estimator) -> bool:
+    """Whether an estimator can be scored at several ensemble sizes from one fit.
+
+    It needs an ``n_estimators`` parameter and ``staged_predict`` or ``staged_decision_function``.
+    """
+    has_stages = hasattr(estimator, "staged_predict") or hasattr(estimator, "staged_decision_function")
+    return has_stages and "n_estimators" in estimator.get_params(deep=False)
+
+
+def decision_scores(model, features) -> np.ndarray:
+    """Continuous score, larger = more positive: ``decision_function`` if offered, else P(positive)."""
+    if hasattr(model, "decision_function"):
+        scores = np.asarray(model.decision_function(features), dtype=float)
+        if scores.ndim == 1:
+            return scores
+    return np.asarray(model.predict_proba(features), dtype=float)[:, -1]
+
+
+def evaluate_predictions(target, predicted, scores=None, cost_matrix=None) -> dict[str, float]:
+    """Every metric of spec Section 8 for one set of predictions (positive label 1)."""
+    return classification_report_dict(target, predicted, scores, cost_matrix, pos_label=1)
+
+
+def _stages(model, features):
+    """Yield (predicted labels, scores) after every boosting round."""
+    classes = np.asarray(model.classes_)
+    score_stages = model.staged_decision_function(features) if hasattr(model, "staged_decision_function") else None
+    label_stages = model.staged_predict(features) if hasattr(model, "staged_predict") else None
+    if label_stages is None:
+        for scores in score_stages:
+            scores = np.asarray(scores, dtype=float)
+            yield classes[(scores > 0).astype(int)], scores
+        return
+    if score_stages is None:
+        for labels in label_stages:
+            yield np.asarray(labels), None
+        return
+    for labels, scores in zip(label_stages, score_stages, strict=False):
+        yield np.asarray(labels), np.asarray(scores, dtype=float)
+
+
+def evaluate_staged(model, features, target, n_estimators: Sequence[int], cost_matrix=None) -> dict[int, dict]:
+    """Metrics of a fitted boosting model at every ensemble size T, from one pass over its stages.
+
+    Parameters
+    ----------
+    model : fitted estimator with ``staged_predict`` and/or ``staged_decision_function``
+        Fit with at least ``max(n_estimators)`` rounds requested.
+    features, target : arrays
+        The evaluation rows.
+    n_estimators : sequence of int
+        Ensemble sizes T to score (AdaCC paper: 25, 50, 100, 200).
+    cost_matrix : array of shape (n_samples, 4), optional
+        Enables cost and savings.
+
+    Returns
+    -------
+    dict
+        ``{T: metrics}``; each metrics dict also holds ``rounds_used``, the number of rounds of the prefix that
+        was scored (smaller than T when the model stopped early).
+    """
+    wanted = sorted(set(int(size) for size in n_estimators))
+    results: dict[int, dict] = {}
+    last = None
+    rounds = 0
+    for rounds, stage in enumerate(_stages(model, features), start=1):
+        last = stage
+        if rounds in wanted:
+            labels, scores = stage
+            results[rounds] = {**evaluate_predictions(target, labels, scores, cost_matrix), "rounds_used": rounds}
+        if rounds >= wanted[-1]:
+            break
+    if last is None:
+        raise ValueError("the model yielded no stages; was it fitted?")
+    for size in wanted:
+        if size not in results:
+            labels, scores = last
+            results[size] = {**evaluate_predictions(target, labels, scores, cost_matrix), "rounds_used": rounds}
+    return results
+
+
+def trace_curves(model) -> dict[str, list[float]]:
+    """The per-round training trace of a boosting model as ``{name: values per round}``.
+
+    Accepts the shapes a ``trace_`` attribute takes in cslearn: a mapping of name -> sequence, a sequence of
+    per-round mappings, or a numpy structured array. Non-numeric entries are skipped; a model without a trace
+    gives an empty dict.
+    """
+    trace = getattr(model, "trace_", None)
+    if trace is None:
+        return {}
+    if isinstance(trace, np.ndarray) and trace.dtype.names:
+        columns = {name: trace[name] for name in trace.dtype.names}
+    elif isinstance(trace, dict):
+        columns = dict(trace)
+    elif isinstance(trace, Sequence) and trace and isinstance(trace[0], dict):
+        columns = {key: [round_[key] for round_ in trace] for key in trace[0]}
+    else:
+        return {}
+    curves = {}
+    for name, values in columns.items():
+        array = np.asarray(values)
+        if array.ndim == 1 and array.dtype.kind in "biuf":
+            curves[str(name)] = array.astype(float).tolist()
+        elif array.ndim == 2 and array.dtype.kind in "biuf" and array.shape[1] <= 4:
+            for column in range(array.shape[1]):
+                curves[f"{name}_{column}"] = array[:, column].astype(float).tolist()
+    return curves

@@ -1,0 +1,301 @@
+"""All MLflow plumbing of the pipeline: stores, experiments, parent / child runs, batched metrics, artifacts.
+
+Runs are driven through ``mlflow.MlflowClient`` with explicit run ids, never the fluent run stack, so child
+runs can be created from task-runner threads or Dask workers (``stack.md``: pass the parent id explicitly).
+
+Default store: ``sqlite:///<project>/.cslearn/mlflow/mlflow.db`` with artifacts under
+``<project>/.cslearn/mlflow/artifacts``; ``MLFLOW_TRACKING_URI`` (or an explicit ``tracking_uri``) points
+elsewhere. Experiments get an absolute artifact location on local stores (the default one depends on the cwd).
+
+Run status is never left optimistic: ``tracked_run`` marks a run FINISHED only when its block completed,
+FAILED on an exception and KILLED on ``KeyboardInterrupt`` / ``SystemExit`` (what SIGINT and SIGTERM raise).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+
+from mlflow import MlflowClient
+from mlflow.entities import Metric, Param, RunTag
+from mlflow.exceptions import MlflowException
+from prefect import task
+from prefect.cache_policies import NO_CACHE
+
+__all__ = [
+    "PROJECT_ROOT",
+    "default_artifact_root",
+    "default_tracking_uri",
+    "end_run",
+    "end_run_task",
+    "ensure_experiment",
+    "git_commit",
+    "log_child_run",
+    "log_child_run_task",
+    "log_curves",
+    "log_metrics",
+    "log_params",
+    "log_table",
+    "log_table_task",
+    "start_run",
+    "start_run_task",
+    "tracked_run",
+    "tracking_client",
+]
+
+#: The repository root (the folder holding ``pyproject.toml``).
+PROJECT_ROOT = Path(__file__).resolve().parents[1]
+
+#: MLflow's limits per ``log_batch`` call.
+_MAX_METRICS_PER_BATCH = 1000
+_MAX_PARAMS_PER_BATCH = 100
+_MAX_PARAM_LENGTH = 6000
+
+#: Prefect retries for tracking calls (I/O against a store or server; never for training).
+_TRACKING_RETRIES = {"retries": 2, "retry_delay_seconds": 2}
+
+
+def default_tracking_uri() -> str:
+    """``MLFLOW_TRACKING_URI`` if set, else the project's sqlite store ``.cslearn/mlflow/mlflow.db``."""
+    configured = os.environ.get("MLFLOW_TRACKING_URI")
+    if configured:
+        return configured
+    store = PROJECT_ROOT / ".cslearn" / "mlflow"
+    return f"sqlite:///{store / 'mlflow.db'}"
+
+
+def default_artifact_root() -> Path:
+    """Folder of the artifacts of experiments created in a local store: ``.cslearn/mlflow/artifacts``."""
+    return PROJECT_ROOT / ".cslearn" / "mlflow" / "artifacts"
+
+
+def _is_local_store(tracking_uri: str) -> bool:
+    return tracking_uri.startswith(("sqlite:", "file:")) or "://" not in tracking_uri
+
+
+def tracking_client(tracking_uri: str | None = None) -> MlflowClient:
+    """An ``MlflowClient`` on ``tracking_uri`` (default ``default_tracking_uri()``); creates a sqlite folder."""
+    uri = tracking_uri or default_tracking_uri()
+    if uri.startswith("sqlite:///"):
+        Path(uri.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
+    return MlflowClient(tracking_uri=uri)
+
+
+def ensure_experiment(client: MlflowClient, name: str, *, artifact_location: str | None = None) -> str:
+    """Id of the experiment ``name``, created if absent (absolute artifact location on local stores).
+
+    Safe under concurrent creation: a lost race re-reads the experiment the winner created.
+    """
+    experiment = client.get_experiment_by_name(name)
+    if experiment is not None:
+        if experiment.lifecycle_stage == "deleted":
+            raise ValueError(
+                f"MLflow experiment {name!r} is deleted; restore it or choose another name with --experiment"
+            )
+        return experiment.experiment_id
+    if artifact_location is None and _is_local_store(client.tracking_uri):
+        artifact_location = (default_artifact_root() / name).as_uri()
+    try:
+        return client.create_experiment(name, artifact_location=artifact_location)
+    except MlflowException:
+        experiment = client.get_experiment_by_name(name)
+        if experiment is None:
+            raise
+        return experiment.experiment_id
+
+
+def git_commit(root: Path = PROJECT_ROOT) -> str | None:
+    """The checked-out commit of ``root``, or ``None`` outside a git work tree."""
+    try:
+        completed = subprocess.run(
+            ["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, text=True, timeout=10, check=True
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return completed.stdout.strip() or None
+
+
+def start_run(
+    client: MlflowClient,
+    experiment_id: str,
+    *,
+    run_name: str,
+    tags: Mapping[str, object] | None = None,
+    parent_run_id: str | None = None,
+) -> str:
+    """Create a RUNNING run and return its id; a child when ``parent_run_id`` is given."""
+    run_tags = {key: str(value) for key, value in (tags or {}).items() if value is not None}
+    if parent_run_id is not None:
+        run_tags["mlflow.parentRunId"] = parent_run_id
+    return client.create_run(experiment_id, tags=run_tags, run_name=run_name).info.run_id
+
+
+def end_run(client: MlflowClient, run_id: str, status: str = "FINISHED") -> None:
+    """Set a run's terminal status: ``FINISHED``, ``FAILED`` or ``KILLED``."""
+    if status not in ("FINISHED", "FAILED", "KILLED"):
+        raise ValueError(f"terminal run status must be FINISHED, FAILED or KILLED, got {status!r}")
+    client.set_terminated(run_id, status=status)
+
+
+@contextmanager
+def tracked_run(
+    client: MlflowClient,
+    experiment_id: str,
+    *,
+    run_name: str,
+    tags: Mapping[str, object] | None = None,
+    parent_run_id: str | None = None,
+) -> Iterator[str]:
+    """Context manager around a run: FINISHED on success, FAILED on an exception, KILLED on an interrupt."""
+    run_id = start_run(client, experiment_id, run_name=run_name, tags=tags, parent_run_id=parent_run_id)
+    try:
+        yield run_id
+    except (KeyboardInterrupt, SystemExit):
+        end_run(client, run_id, "KILLED")
+        raise
+    except BaseException:
+        end_run(client, run_id, "FAILED")
+        raise
+    end_run(client, run_id, "FINISHED")
+
+
+def _now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+def log_params(client: MlflowClient, run_id: str, params: Mapping[str, object]) -> None:
+    """Log parameters in batches; values become strings (truncated to MLflow's 6,000 characters)."""
+    entries = [Param(str(key), str(value)[:_MAX_PARAM_LENGTH]) for key, value in params.items()]
+    for start in range(0, len(entries), _MAX_PARAMS_PER_BATCH):
+        client.log_batch(run_id, params=entries[start : start + _MAX_PARAMS_PER_BATCH])
+
+
+def _log_metric_entries(client: MlflowClient, run_id: str, entries: list[Metric]) -> None:
+    for start in range(0, len(entries), _MAX_METRICS_PER_BATCH):
+        client.log_batch(run_id, metrics=entries[start : start + _MAX_METRICS_PER_BATCH])
+
+
+def log_metrics(client: MlflowClient, run_id: str, metrics: Mapping[str, float], *, step: int = 0) -> None:
+    """Log scalar metrics at one step in as few ``log_batch`` calls as MLflow allows (NaN kept as NaN)."""
+    timestamp = _now_ms()
+    entries = [Metric(str(key), float(value), timestamp, step) for key, value in metrics.items()]
+    _log_metric_entries(client, run_id, entries)
+
+
+def log_curves(client: MlflowClient, run_id: str, curves: Mapping[str, Sequence[float]], *, first_step: int = 1):
+    """Log every curve as a metric history, value ``i`` at ``step=first_step + i`` (per-round traces)."""
+    timestamp = _now_ms()
+    entries = [
+        Metric(str(key), float(value), timestamp, first_step + index)
+        for key, values in curves.items()
+        for index, value in enumerate(values)
+        if value is not None
+    ]
+    _log_metric_entries(client, run_id, entries)
+
+
+def log_table(client: MlflowClient, run_id: str, frame, name: str, *, artifact_path: str = "results") -> list[str]:
+    """Log a pandas table as ``<artifact_path>/<name>.csv`` and ``.parquet``; returns the artifact paths."""
+    with tempfile.TemporaryDirectory(prefix="cslearn-table-") as folder:
+        csv_path = Path(folder) / f"{name}.csv"
+        parquet_path = Path(folder) / f"{name}.parquet"
+        frame.to_csv(csv_path, index=False)
+        frame.to_parquet(parquet_path, index=False)
+        for path in (csv_path, parquet_path):
+            client.log_artifact(run_id, str(path), artifact_path=artifact_path)
+    return [f"{artifact_path}/{name}.csv", f"{artifact_path}/{name}.parquet"]
+
+
+def log_child_run(
+    tracking_uri: str,
+    experiment_id: str,
+    parent_run_id: str,
+    *,
+    run_name: str,
+    params: Mapping[str, object],
+    metrics: Mapping[str, float],
+    fold_metrics: Mapping[str, Sequence[float]] | None = None,
+    curves: Mapping[str, Sequence[float]] | None = None,
+    tags: Mapping[str, object] | None = None,
+    failed: bool = False,
+) -> str:
+    """Create, fill and close one child run; returns its id.
+
+    Parameters
+    ----------
+    tracking_uri, experiment_id, parent_run_id : str
+        Where the child goes; the parent is linked by the ``mlflow.parentRunId`` tag.
+    params : mapping
+        Estimator and protocol parameters.
+    metrics : mapping
+        Aggregate metrics (logged at step 0).
+    fold_metrics : mapping of name -> per-fold values, optional
+        Logged as histories with ``step`` = the fold's index (repeat-major).
+    curves : mapping of name -> per-round values, optional
+        Boosting traces, logged with ``step`` = the round (1-based).
+    tags : mapping, optional
+    failed : bool
+        End the run FAILED instead of FINISHED (some of its cells failed).
+    """
+    client = tracking_client(tracking_uri)
+    try:
+        with tracked_run(client, experiment_id, run_name=run_name, tags=tags, parent_run_id=parent_run_id) as run_id:
+            log_params(client, run_id, params)
+            log_metrics(client, run_id, metrics)
+            if fold_metrics:
+                log_curves(client, run_id, fold_metrics, first_step=0)
+            if curves:
+                log_curves(client, run_id, curves, first_step=1)
+            if failed:
+                raise _CellsFailed(run_id)
+    except _CellsFailed as marker:
+        return str(marker.args[0])
+    return run_id
+
+
+class _CellsFailed(Exception):
+    """Raised inside ``log_child_run`` so that ``tracked_run`` ends a run whose cells failed as FAILED."""
+
+
+@task(name="start_run", cache_policy=NO_CACHE, **_TRACKING_RETRIES)
+def start_run_task(
+    tracking_uri: str,
+    experiment: str,
+    *,
+    run_name: str,
+    tags: Mapping[str, object] | None = None,
+    params: Mapping[str, object] | None = None,
+) -> tuple[str, str]:
+    """Create a RUNNING parent run in experiment ``experiment``; returns ``(experiment_id, run_id)``."""
+    client = tracking_client(tracking_uri)
+    experiment_id = ensure_experiment(client, experiment)
+    run_id = start_run(client, experiment_id, run_name=run_name, tags=tags)
+    if params:
+        log_params(client, run_id, params)
+    return experiment_id, run_id
+
+
+@task(name="log_child_run", cache_policy=NO_CACHE, **_TRACKING_RETRIES)
+def log_child_run_task(*args, **kwargs) -> str:
+    """Log one (dataset, method) child run with params, metrics, per-fold histories and curves."""
+    return log_child_run(*args, **kwargs)
+
+
+@task(name="log_table", cache_policy=NO_CACHE, **_TRACKING_RETRIES)
+def log_table_task(tracking_uri: str, run_id: str, frame, name: str) -> list[str]:
+    """Log a results table as CSV and parquet artifacts of a run."""
+    return log_table(tracking_client(tracking_uri), run_id, frame, name)
+
+
+@task(name="end_run", cache_policy=NO_CACHE, **_TRACKING_RETRIES)
+def end_run_task(tracking_uri: str, run_id: str, status: str = "FINISHED", metrics: Mapping | None = None) -> None:
+    """Log final metrics (optional) and set a run's terminal status."""
+    client = tracking_client(tracking_uri)
+    if metrics:
+        log_metrics(client, run_id, metrics)
+    end_run(client, run_id, status)

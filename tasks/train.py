@@ -1,0 +1,198 @@
+"""Building and fitting the registered estimators, with the AdaCC paper's cost selection.
+
+Fixed-cost methods (every method whose ``get_params()`` has ``negative_cost``) fix C+ = 1 and choose C- from
+a grid (AdaCC paper, Section 5.2: C- in {0.1, ..., 1.0}, chosen by F1):
+
+- ``"train"`` (the paper): fit one model per candidate on the training fold and keep the best training F1; that
+  model already is the winner refit on the whole training fold;
+- ``"inner-cv"``: mean F1 over stratified inner folds of the training fold, then refit the winner on all of it;
+- ``"validation"``: F1 on a held-out validation split (the ``tvt`` protocol), then refit on the training split.
+
+Ties go to the larger C- (closest to cost-insensitive). Boosting candidates are scored with all their rounds.
+When an example-dependent ``cost_matrix`` is given the class costs do not apply and no selection happens.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+from prefect import task
+from prefect.cache_policies import NO_CACHE
+from sklearn.base import clone
+from sklearn.model_selection import StratifiedKFold
+
+from algorithms import METHODS
+from algorithms.metrics import f1
+
+__all__ = [
+    "FittedModel",
+    "build_estimator",
+    "fit_estimator",
+    "fit_with_cost_selection",
+    "fit_with_cost_selection_task",
+    "has_class_costs",
+    "select_negative_cost",
+]
+
+
+def build_estimator(method: str, params: Mapping | None = None, *, random_state: int | None = None):
+    """A fresh, unfitted estimator of ``algorithms.METHODS[method]`` with parameter overrides.
+
+    ``random_state`` is applied when the estimator has such a parameter and ``params`` does not set it.
+
+    Raises
+    ------
+    ValueError
+        If the method is not registered or a parameter is unknown to it.
+    """
+    if method not in METHODS:
+        raise ValueError(f"unknown method {method!r}; registered methods: {sorted(METHODS)}")
+    estimator = METHODS[method]()
+    accepted = estimator.get_params(deep=False)
+    overrides = dict(params or {})
+    unknown = sorted(set(overrides) - set(accepted))
+    if unknown:
+        raise ValueError(f"method {method!r} has no parameter(s) {unknown}; it accepts {sorted(accepted)}")
+    if random_state is not None and "random_state" in accepted and "random_state" not in overrides:
+        overrides["random_state"] = random_state
+    return estimator.set_params(**overrides)
+
+
+def has_class_costs(estimator) -> bool:
+    """Whether the estimator takes the class cost C- as a ``negative_cost`` parameter (AdaCC Table 3)."""
+    return "negative_cost" in estimator.get_params(deep=False)
+
+
+def fit_estimator(estimator, features, target, cost_matrix=None):
+    """Fit in place; ``cost_matrix`` (n, 4) ``[C_FP, C_FN, C_TP, C_TN]`` is passed only when given."""
+    if cost_matrix is None:
+        return estimator.fit(features, target)
+    return estimator.fit(features, target, cost_matrix=cost_matrix)
+
+
+def _candidate_f1(estimator, negative_cost, train_x, train_y, score_x, score_y):
+    model = fit_estimator(clone(estimator).set_params(negative_cost=negative_cost), train_x, train_y)
+    return model, f1(score_y, model.predict(score_x))
+
+
+def select_negative_cost(
+    estimator,
+    features,
+    target,
+    *,
+    negative_costs: Sequence[float],
+    mode: str = "train",
+    inner_folds: int = 3,
+    validation: tuple | None = None,
+    random_state: int = 0,
+) -> tuple[float, dict[float, float], object | None]:
+    """Choose C- (with C+ = 1) by F1 (AdaCC paper, Section 5.2).
+
+    Parameters
+    ----------
+    estimator : unfitted estimator with a ``negative_cost`` parameter
+    features, target : arrays
+        The training fold.
+    negative_costs : sequence of float
+        The grid of C- values.
+    mode : {"train", "inner-cv", "validation"}
+        How candidates are scored (see the module docstring).
+    inner_folds : int
+        Folds of ``"inner-cv"``.
+    validation : (features, target), optional
+        The held-out rows of ``"validation"``.
+    random_state : int
+        Seed of the inner folds.
+
+    Returns
+    -------
+    best : float
+        The chosen C-.
+    scores : dict
+        F1 of every candidate.
+    fitted : estimator or None
+        Under ``"train"`` the winner, already fit on the whole training fold; ``None`` otherwise.
+    """
+    if mode not in ("train", "inner-cv", "validation"):
+        raise ValueError(f"unknown cost selection mode {mode!r}; expected 'train', 'inner-cv' or 'validation'")
+    if not negative_costs:
+        raise ValueError("negative_costs must hold at least one candidate C-")
+    scores: dict[float, float] = {}
+    models: dict[float, object] = {}
+    for negative_cost in negative_costs:
+        negative_cost = float(negative_cost)
+        if mode == "train":
+            models[negative_cost], scores[negative_cost] = _candidate_f1(
+                estimator, negative_cost, features, target, features, target
+            )
+        elif mode == "validation":
+            if validation is None:
+                raise ValueError("cost selection mode 'validation' needs validation=(features, target)")
+            scores[negative_cost] = _candidate_f1(estimator, negative_cost, features, target, *validation)[1]
+        else:
+            folds = StratifiedKFold(n_splits=inner_folds, shuffle=True, random_state=random_state)
+            fold_scores = [
+                _candidate_f1(estimator, negative_cost, features[train], target[train], features[test], target[test])[1]
+                for train, test in folds.split(features, target)
+            ]
+            scores[negative_cost] = float(np.mean(fold_scores))
+    best = max(scores, key=lambda cost: (scores[cost], cost))
+    return best, scores, models.get(best)
+
+
+@dataclass
+class FittedModel:
+    """A model fit on a training fold, with what the fit chose and cost."""
+
+    model: object
+    negative_cost: float | None = None
+    selection_scores: dict[float, float] = field(default_factory=dict)
+    fit_seconds: float = 0.0
+
+
+def fit_with_cost_selection(
+    estimator,
+    features,
+    target,
+    *,
+    cost_matrix=None,
+    cost_selection: str = "train",
+    negative_costs: Sequence[float] = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0),
+    inner_folds: int = 3,
+    validation: tuple | None = None,
+    random_state: int = 0,
+) -> FittedModel:
+    """Fit an estimator on a training fold, choosing C- first when it is a fixed-cost method.
+
+    ``cost_selection="none"``, an estimator without ``negative_cost``, or a given ``cost_matrix`` (whose
+    per-example costs replace the class costs) fit the estimator as configured. Otherwise
+    ``select_negative_cost`` picks C- and the winner is fit on all of ``features`` (under ``"train"`` the
+    selection fit is that model already).
+    """
+    started = time.perf_counter()
+    if cost_selection == "none" or cost_matrix is not None or not has_class_costs(estimator):
+        model = fit_estimator(clone(estimator), features, target, cost_matrix)
+        return FittedModel(model, fit_seconds=time.perf_counter() - started)
+    mode = "validation" if validation is not None else cost_selection
+    best, scores, model = select_negative_cost(
+        estimator,
+        features,
+        target,
+        negative_costs=negative_costs,
+        mode=mode,
+        inner_folds=inner_folds,
+        validation=validation,
+        random_state=random_state,
+    )
+    if model is None:
+        model = fit_estimator(clone(estimator).set_params(negative_cost=best), features, target)
+    return FittedModel(model, best, scores, time.perf_counter() - started)
+
+
+@task(name="fit_model", cache_policy=NO_CACHE)
+def fit_with_cost_selection_task(estimator, features, target, **kwargs) -> FittedModel:
+    """Fit a model on a training fold with the paper's cost selection (see ``fit_with_cost_selection``)."""
+    return fit_with_cost_selection(estimator, features, target, **kwargs)
