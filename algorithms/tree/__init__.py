@@ -1,3 +1,36 @@
-"""tree estimators."""
+"""Example-dependent cost-sensitive decision trees (CSDT paper): criteria, exact splitter, node arrays, pruning.
 
-TREE_METHODS: dict[str, type] = {}
+``TREE_METHODS`` maps registry keys to estimator classes that construct with no arguments:
+
+- ``"csdt"``: cost impurity (Eq. 10-11), cost-based pruning on a validation set (Eq. 12);
+- ``"dt-costp"``: Gini tree, cost-based pruning;
+- ``"dt"``: Gini tree, no pruning.
+
+Other combinations (``criterion`` x ``pruning``) are parameters of :class:`CostSensitiveDecisionTreeClassifier`.
+"""
+
+from algorithms.tree._export import export_graphviz, export_text
+from algorithms.tree._nodes import NodeArrays
+from algorithms.tree.csdt import (
+    CostSensitiveDecisionTreeClassifier,
+    CostSensitiveTreeCostPruned,
+    DecisionTreeCostPruned,
+    DecisionTreeUnpruned,
+)
+
+TREE_METHODS: dict[str, type] = {
+    "csdt": CostSensitiveTreeCostPruned,
+    "dt-costp": DecisionTreeCostPruned,
+    "dt": DecisionTreeUnpruned,
+}
+
+__all__ = [
+    "TREE_METHODS",
+    "CostSensitiveDecisionTreeClassifier",
+    "CostSensitiveTreeCostPruned",
+    "DecisionTreeCostPruned",
+    "DecisionTreeUnpruned",
+    "NodeArrays",
+    "export_graphviz",
+    "export_text",
+]

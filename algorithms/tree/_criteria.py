@@ -1,0 +1,113 @@
+"""Split criteria of the decision tree: the example-dependent cost impurity and the classical Gini and entropy.
+
+Every criterion describes a node by two additive *masses* per sample, so that the masses of any left child are
+a cumulative sum over the samples sorted by a feature (the basis of the exact O(n) split search):
+
+- ``"cost"`` (CSDT paper, Eq. 10-11): mass 0 = the weighted cost of predicting the sample negative,
+  ``w_i (y_i C_FN,i + (1 - y_i) C_TN,i)``; mass 1 = the weighted cost of predicting it positive,
+  ``w_i (y_i C_TP,i + (1 - y_i) C_FP,i)``. The node's masses are ``Cost(f0(S))`` and ``Cost(f1(S))`` (Eq. 2-3),
+  its impurity is their minimum (Eq. 10), its label the cheaper class with ties going to 0 (Eq. 11), and the gain
+  of a split is **unweighted**: ``I(S) - (I(S_l) + I(S_r))`` (Section 4.1 uses Eq. 7 without the size ratios).
+- ``"gini"`` / ``"entropy"`` (Eq. 7 and Section 3): masses are the weighted class counts; impurity
+  ``2 pi (1 - pi)`` (the two-class Gini ``1 - pi^2 - (1 - pi)^2``) or ``-pi log2 pi - (1 - pi) log2(1 - pi)``;
+  the gain weights the children by their share of the node's weight; the label is the weighted majority class.
+
+A sample weight enters every criterion as a multiplicity: weight 2 counts like the sample twice.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["CRITERIA", "Criterion"]
+
+
+def _cost_impurity(mass0, mass1):
+    return np.minimum(mass0, mass1)
+
+
+def _gini_impurity(mass0, mass1):
+    total = mass0 + mass1
+    with np.errstate(invalid="ignore", divide="ignore"):
+        positive_fraction = np.where(total > 0, mass1 / np.where(total > 0, total, 1.0), 0.0)
+    return 2.0 * positive_fraction * (1.0 - positive_fraction)
+
+
+def _entropy_impurity(mass0, mass1):
+    total = np.where(mass0 + mass1 > 0, mass0 + mass1, 1.0)
+    entropy = np.zeros(np.broadcast(mass0, mass1).shape)
+    for mass in (np.broadcast_to(mass0, entropy.shape), np.broadcast_to(mass1, entropy.shape)):
+        fraction = mass / total
+        with np.errstate(invalid="ignore", divide="ignore"):
+            entropy -= np.where(fraction > 0, fraction * np.log2(np.where(fraction > 0, fraction, 1.0)), 0.0)
+    return entropy
+
+
+class Criterion:
+    """A split criterion: per-sample masses, impurity of a pair of masses, children weighting and leaf label.
+
+    Parameters
+    ----------
+    name : str
+        Key in :data:`CRITERIA`.
+    impurity : callable
+        ``impurity(mass0, mass1) -> ndarray`` (vectorised).
+    weighted_gain : bool
+        Whether the children's impurities are weighted by their share of the node's mass (Eq. 7) or summed (the
+        cost criterion).
+    cost_masses : bool
+        Whether the masses are the costs of predicting 0 / 1 (else the weighted class counts).
+    """
+
+    def __init__(self, name, impurity, *, weighted_gain, cost_masses):
+        self.name = name
+        self.impurity = impurity
+        self.weighted_gain = weighted_gain
+        self.cost_masses = cost_masses
+
+    def sample_masses(self, y01, costs, sample_weight):
+        """The two masses of every sample, shape (n_samples, 2) (see the module docstring)."""
+        if self.cost_masses:
+            return weighted_prediction_costs(y01, costs, sample_weight)
+        return np.column_stack([sample_weight * (1 - y01), sample_weight * y01])
+
+    def children_impurity(self, left0, left1, right0, right1, weight_left, weight_right):
+        """Impurity of the two children, summed (cost) or weighted by the children's weights (Eq. 7)."""
+        left = self.impurity(left0, left1)
+        right = self.impurity(right0, right1)
+        if not self.weighted_gain:
+            return left + right
+        total = weight_left + weight_right
+        return (weight_left * left + weight_right * right) / np.where(total > 0, total, 1.0)
+
+    def leaf_label(self, mass0, mass1):
+        """Predicted class of a node: 1 iff mass 1 is strictly cheaper (cost, Eq. 11) or strictly larger."""
+        if self.cost_masses:
+            return np.asarray(mass1 < mass0, dtype=np.int64)
+        return np.asarray(mass1 > mass0, dtype=np.int64)
+
+
+def weighted_prediction_costs(y01, costs, sample_weight):
+    """Weighted cost of predicting each sample negative (column 0) and positive (column 1) (CSDT Eq. 2-3).
+
+    Parameters
+    ----------
+    y01 : ndarray of shape (n_samples,)
+        True labels coded 0/1.
+    costs : ndarray of shape (n_samples, 4)
+        Columns ``[C_FP, C_FN, C_TP, C_TN]``.
+    sample_weight : ndarray of shape (n_samples,)
+        Multiplies each sample's costs.
+    """
+    c_fp, c_fn, c_tp, c_tn = costs.T
+    cost_if_negative = np.where(y01 == 1, c_fn, c_tn)
+    cost_if_positive = np.where(y01 == 1, c_tp, c_fp)
+    return np.column_stack([sample_weight * cost_if_negative, sample_weight * cost_if_positive])
+
+
+#: Split criteria by name (like scikit-learn's ``CRITERIA_CLF``).
+CRITERIA: dict[str, Criterion] = {
+    "cost": Criterion("cost", _cost_impurity, weighted_gain=False, cost_masses=True),
+    "gini": Criterion("gini", _gini_impurity, weighted_gain=True, cost_masses=False),
+    "entropy": Criterion("entropy", _entropy_impurity, weighted_gain=True, cost_masses=False),
+}
