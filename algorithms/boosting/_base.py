@@ -4,20 +4,20 @@
 that binds rules, mostly the pure functions of :mod:`algorithms.boosting._rules`, through a
 :class:`BoostingRules` record (per-round maths) and a few narrow hook methods (per-fit setup):
 
-================================  ===============================================================================
-rule / hook                       default (discrete AdaBoost, AdaCC paper Eq. 1-4)
-================================  ===============================================================================
-``BoostingRules.initial_weights``  uniform ``D^1(i) = 1/n`` (times ``sample_weight``)
-``_round_training_set``            the original samples with ``D^t`` (M2 variants add synthetic samples)
-``BoostingRules.weak_output``      discrete ``h_t(x) = +-1`` from ``predict`` (M2: ``2 p - 1`` from ``predict_proba``)
-``BoostingRules.round_costs``      unit costs
-``BoostingRules.alpha``            ``1/2 ln((1 - e) / e)`` (Eq. 2); a value <= 0 discards the learner and stops
-``BoostingRules.update``           ``D^t(i) exp(-alpha_t y_i h_t(x_i))`` (Eq. 1), then normalised (Eq. 3)
-``BoostingRules.stop_after``       stop after a learner with zero weighted error (kept with a large finite alpha)
-``BoostingRules.vote``             ``(alpha_t, alpha_t)``: the weights of ``h_t(x) >= 0`` and ``h_t(x) < 0`` votes
-``_fixed_costs``                   no per-sample costs (fixed-cost variants: class costs or ``cost_matrix``)
-``_default_estimator``             ``None``: the fast presorted decision stump
-================================  ===============================================================================
+==================================  =========================================================================
+rule / hook                         default (discrete AdaBoost, AdaCC paper Eq. 1-4)
+==================================  =========================================================================
+``BoostingRules.initial_weights``   uniform ``D^1(i) = 1/n`` (times ``sample_weight``)
+``_round_training_set``             the original samples with ``D^t`` (M2 variants add synthetic samples)
+``BoostingRules.weak_output``       discrete ``h_t(x) = +-1`` from ``predict`` (M2 variants: ``2 p - 1``)
+``BoostingRules.round_costs``       unit costs
+``BoostingRules.alpha``             ``1/2 ln((1 - e) / e)`` (Eq. 2); a value <= 0 discards the learner, stops
+``BoostingRules.update``            ``D^t(i) exp(-alpha_t y_i h_t(x_i))`` (Eq. 1), then normalised (Eq. 3)
+``BoostingRules.stop_after``        stop after a learner of zero weighted error (kept, large finite alpha)
+``BoostingRules.vote``              ``(alpha_t, alpha_t)``: vote weights when ``h_t(x) >= 0`` / ``h_t(x) < 0``
+``_fixed_costs``                    no per-sample costs (fixed-cost variants: class costs or ``cost_matrix``)
+``_default_estimator``              ``None``: the fast presorted decision stump
+==================================  =========================================================================
 """
 
 from __future__ import annotations
@@ -30,13 +30,13 @@ from typing import NamedTuple
 import numpy as np
 from scipy.special import expit
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
-from sklearn.tree import DecisionTreeClassifier
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import HasMethods, Interval
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
 from algorithms.boosting import _rules
+from algorithms.boosting._stump import DecisionStump, PresortedStumpSearch
 from algorithms.metrics import check_cost_matrix
 
 __all__ = [
@@ -110,7 +110,9 @@ def fixed_round_costs(state: RoundState) -> RoundCosts:
     """The fit's fixed per-sample costs ``C_i`` every round (AdaCC Table 3: CSB, AdaCost, AdaC1-3)."""
     costs = state.fixed_costs
     positive = state.y > 0
-    return RoundCosts(costs, float(costs[positive].mean(initial=0.0)), float(costs[~positive].mean(initial=0.0)))
+    positive_mean = float(costs[positive].mean()) if positive.any() else 0.0
+    negative_mean = float(costs[~positive].mean()) if (~positive).any() else 0.0
+    return RoundCosts(costs, positive_mean, negative_mean)
 
 
 def uniform_initial_weights(y: np.ndarray, fixed_costs: np.ndarray | None) -> np.ndarray:
@@ -167,7 +169,8 @@ class BoostingRules:
     round_costs : callable ``(RoundState) -> RoundCosts``
         The round's per-sample costs ``C^t_i``.
     alpha : callable ``(RoundState, RoundCosts) -> float``
-        The learner's weight ``alpha_t``; a value that is not a finite number > 0 discards the learner and stops.
+        The learner's weight ``alpha_t``; a value that is not a finite number > 0 discards the learner and
+        stops the loop.
     update : callable ``(RoundState, RoundCosts, alpha) -> ndarray``
         The unnormalised ``D^{t+1}``; the loop normalises it.
     vote : callable ``(RoundState, alpha) -> (float, float)``
@@ -199,6 +202,16 @@ class _ClonedEstimatorFitter:
         return learner.fit(X, y01, sample_weight=weights)
 
 
+class _PresortedStumpFitter:
+    """Fits the fast decision stump on the fit's samples, sorted once (:class:`PresortedStumpSearch`)."""
+
+    def __init__(self, X, criterion):
+        self.search = PresortedStumpSearch(X, criterion)
+
+    def __call__(self, X, y01, weights, seed):
+        return self.search.fit(y01, weights)
+
+
 class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
     """Binary boosting on one shared loop; variants bind rules and never override :meth:`fit`.
 
@@ -214,9 +227,9 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
     Parameters
     ----------
     estimator : object, default=None
-        The weak learner: any scikit-learn classifier whose ``fit`` accepts ``sample_weight``; it is cloned each
-        round (and given the round's sub-seed as ``random_state`` if it has one). ``None`` uses the variant's
-        default weak learner (a decision stump).
+        The weak learner: any scikit-learn classifier whose ``fit`` accepts ``sample_weight``; it is cloned
+        each round (and given the round's sub-seed as ``random_state`` if it has one). ``None`` uses the
+        variant's default weak learner (the fast presorted decision stump).
     n_estimators : int, default=50
         Maximum number of boosting rounds ``T``.
     random_state : int, RandomState instance or None, default=None
@@ -274,7 +287,7 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
         return None
 
     def _round_training_set(self, X, y01, weights, random_state):
-        """The round's training set ``(X, y01, sample_weight)`` for the weak learner (default: the original)."""
+        """The weak learner's training set ``(X, y01, sample_weight)`` this round (default: the original)."""
         return X, y01, weights
 
     def _default_estimator(self):
@@ -367,8 +380,8 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
         if not self.estimators_:
             raise ValueError(
                 f"{type(self).__name__}: the first weak learner has weighted error "
-                f"{state.weighted_error:.6g} and a non-positive weight alpha={alpha:.6g}, so no learner could be "
-                "kept; the weak learner cannot beat chance on these data"
+                f"{state.weighted_error:.6g} and a non-positive weight alpha={alpha:.6g}, so no learner "
+                "could be kept; the weak learner cannot beat chance on these data"
             )
         self.trace_ = {key: np.asarray(values, dtype=float) for key, values in trace.items()}
         self.estimator_weights_ = self.trace_["alpha"].copy()
@@ -377,7 +390,7 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
         return self
 
     def _encode_target(self, y, sample_weight):
-        """Check ``y`` and ``sample_weight``; set ``classes_`` and ``pos_label_``; return signed y and weights."""
+        """Check ``y``, ``sample_weight``; set ``classes_``, ``pos_label_``; return signed y and weights."""
         check_classification_targets(y)
         self.classes_ = np.unique(y)
         name = type(self).__name__
@@ -385,8 +398,8 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
             raise ValueError(f"{name} needs two classes in y, but y has only one class: {self.classes_[0]!r}")
         if self.classes_.size > 2:
             raise ValueError(
-                f"{name} is a binary classifier; y has {self.classes_.size} classes {self.classes_.tolist()}, "
-                "expected exactly two"
+                f"{name} is a binary classifier; y has {self.classes_.size} classes "
+                f"{self.classes_.tolist()}, expected exactly two"
             )
         n_samples = y.shape[0]
         if sample_weight is not None and np.shape(sample_weight) not in ((n_samples,), ()):
@@ -406,14 +419,23 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
         elif self.pos_label in self.classes_.tolist():
             self.pos_label_ = self.pos_label
         else:
-            raise ValueError(f"pos_label={self.pos_label!r} is not one of the classes {self.classes_.tolist()}")
+            raise ValueError(
+                f"pos_label={self.pos_label!r} is not one of the classes {self.classes_.tolist()}"
+            )
         return np.where(y == self.pos_label_, 1.0, -1.0), class_mass
 
     def _weak_learner_fitter(self, X):
-        """Strategy that fits one weak learner per round: ``(X, y01, weights, seed) -> fitted learner``."""
+        """Strategy that fits one weak learner per round: ``(X, y01, weights, seed) -> fitted learner``.
+
+        A :class:`DecisionStump` (the default) trained on the original samples uses the presorted search (the
+        features are sorted once per ``fit``); any other learner is cloned and fitted each round.
+        """
         template = self.estimator if self.estimator is not None else self._default_estimator()
         if template is None:
-            template = DecisionTreeClassifier(max_depth=1)
+            template = DecisionStump()
+        trains_on_original = type(self)._round_training_set is BaseBoostingClassifier._round_training_set
+        if type(template) is DecisionStump and trains_on_original:
+            return _PresortedStumpFitter(X, template.criterion)
         return _ClonedEstimatorFitter(template)
 
     # -------------------------------------------------------------------------------------------- prediction
@@ -456,10 +478,8 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
         With asymmetric vote weights the denominator is ``sum_t max(v+_t, v-_t)``. Positive values favour
         ``classes_[1]`` (scikit-learn's convention).
         """
-        score = None
-        for score in self.staged_decision_function(X):
-            pass
-        return score
+        *_, last = self.staged_decision_function(X)
+        return last
 
     def staged_predict(self, X):
         """Yield :meth:`predict` of the partial ensemble after every round."""
@@ -467,7 +487,7 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
             yield self._label_of(score)
 
     def predict(self, X):
-        """``H(x) = sign(sum_t alpha_t h_t(x))`` (AdaCC Eq. 4) as class labels; a zero score gives ``classes_[0]``."""
+        """``H(x) = sign(sum_t alpha_t h_t(x))`` (AdaCC Eq. 4) as labels; score 0 gives ``classes_[0]``."""
         return self._label_of(self.decision_function(X))
 
     def staged_predict_proba(self, X):
@@ -482,10 +502,8 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
         :meth:`decision_function`; a strictly increasing map of the score, so it ranks samples identically.
         Not calibrated (use ``CalibratedClassifierCV`` for that).
         """
-        proba = None
-        for proba in self.staged_predict_proba(X):
-            pass
-        return proba
+        *_, last = self.staged_predict_proba(X)
+        return last
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -497,10 +515,10 @@ class FixedCostBoostingClassifier(BaseBoostingClassifier):
     """Base of the fixed-cost variants (AdaCC Table 3): per-sample costs from class costs or ``cost_matrix``.
 
     Without ``cost_matrix`` the per-sample cost is ``C_i = positive_cost`` (C+, the cost of missing a
-    positive) for positives and ``negative_cost`` (C-) for negatives. With ``cost_matrix``, ``C_i = C_FN,i`` for
-    positives and ``C_FP,i`` for negatives, normalised to max 1 (spec section 3). The costs reach the rules as
-    ``RoundState.fixed_costs``; :func:`fixed_round_costs` and :func:`cost_proportional_initial_weights` are the
-    usual bindings.
+    positive) for positives and ``negative_cost`` (C-) for negatives. With ``cost_matrix``,
+    ``C_i = C_FN,i`` for positives and ``C_FP,i`` for negatives, normalised to max 1 (spec section 3). The
+    costs reach the rules as ``RoundState.fixed_costs``; :func:`fixed_round_costs` and
+    :func:`cost_proportional_initial_weights` are the usual bindings.
 
     Parameters
     ----------

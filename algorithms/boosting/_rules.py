@@ -1,10 +1,11 @@
 """Pure rule functions of the boosting loop: weighted error, alpha, costs, weight updates and votes.
 
-Every function works on whole numpy arrays (no per-sample Python loops) and cites the equation it implements.
-Notation follows the AdaCC paper (Iosifidis et al., ``../shared/papers/adacc-cumulative-cost-boosting.txt``):
-``y`` holds the signed labels (+1 for the positive class, -1 for the negative one), ``output`` the weak learner's
-``h_t(x_i)`` in [-1, 1] (exactly +-1 for a discrete learner), ``weights`` the distribution ``D^t`` (sums to 1)
-and ``costs`` the per-sample costs ``C^t_i``.
+Every function works on whole numpy arrays (no per-sample Python loops) and cites the equation it
+implements. Notation follows the AdaCC paper (Iosifidis et al.,
+``../shared/papers/adacc-cumulative-cost-boosting.txt``): ``y`` holds the signed labels (+1 for the positive
+class, -1 for the negative one), ``output`` the weak learner's ``h_t(x_i)`` in [-1, 1] (exactly +-1 for a
+discrete learner), ``weights`` the distribution ``D^t`` (sums to 1) and ``costs`` the per-sample costs
+``C^t_i``.
 
 The estimators in :mod:`algorithms.boosting` bind these functions; the boosting loop itself lives in
 :mod:`algorithms.boosting._base`.
@@ -19,17 +20,18 @@ import numpy as np
 ERROR_FLOOR = 1e-10
 
 
-# --------------------------------------------------------------------------------------------- round statistics
+# ----------------------------------------------------------------------------------------- round statistics
 def misclassified(y, output):
-    """Boolean mask of the samples the weak learner gets wrong, ``I_i = 1[h_t(x_i) != y_i]`` (AdaCC Table 1)."""
+    """Boolean mask of the samples the weak learner gets wrong, ``I_i = 1[h_t(x_i) != y_i]`` (AdaCC Eq. 6)."""
     return y * output < 0
 
 
 def weighted_error(weights, y, output):
     """Weighted error ``sum_i D^t(i) (1 - y_i h_t(x_i)) / 2`` of one weak learner.
 
-    For a discrete learner (``h_t`` in {-1, +1}) this is the misclassified mass, the denominator of AdaCC Eq. 2;
-    for a real-valued output ``2 p - 1`` it is the pseudo-loss of binary AdaBoost.M2 (Freund and Schapire 1997).
+    For a discrete learner (``h_t`` in {-1, +1}) this is the misclassified mass, the denominator of AdaCC
+    Eq. 2; for a real-valued output ``2 p - 1`` it is the pseudo-loss of binary AdaBoost.M2 (Freund and
+    Schapire 1997).
     """
     return float(np.dot(weights, (1.0 - y * output) / 2.0))
 
@@ -64,7 +66,7 @@ def class_error_rates(votes, y, class_mass):
     return float(fnr), float(fpr)
 
 
-# ------------------------------------------------------------------------------------------------------ alphas
+# --------------------------------------------------------------------------------------------------- alphas
 def adaboost_alpha(error):
     """Discrete AdaBoost's learner weight ``alpha_t = 1/2 ln((1 - e) / e)`` (AdaCC Eq. 2).
 
@@ -88,7 +90,8 @@ def cost_in_exponent_alpha(weights, y, output, costs):
     """AdaCC1's (and AdaC1's) learner weight, AdaCC Eq. 12.
 
     ``alpha_t = 1/2 ln((1 + r) / (1 - r))`` with
-    ``r = sum_{i: y_i = h_t(x_i)} C_i D^t(i) - sum_{i: y_i != h_t(x_i)} C_i D^t(i) = sum_i C_i D^t(i) y_i h_t(x_i)``.
+    ``r = sum_{i: y_i = h_t(x_i)} C_i D^t(i) - sum_{i: y_i != h_t(x_i)} C_i D^t(i)``, i.e.
+    ``r = sum_i C_i D^t(i) y_i h_t(x_i)``.
 
     Returns 0 when Eq. 13 (``r > 0``) is violated, which stops the loop; ``1 - r`` is floored at
     ``2 * ERROR_FLOOR`` so a learner without errors gets a finite weight.
@@ -116,7 +119,7 @@ def cost_outside_exponent_alpha(weights, y, output, costs):
     return 0.5 * float(np.log(correct_mass / max(wrong_mass, ERROR_FLOOR)))
 
 
-# ------------------------------------------------------------------------------------------------------- costs
+# ---------------------------------------------------------------------------------------------------- costs
 def cumulative_costs_as_printed(y, output, false_negative_rate, false_positive_rate):
     """Per-sample cumulative costs ``C^t_i`` exactly as AdaCC Eq. 6 prints them.
 
@@ -145,7 +148,7 @@ def class_costs_as_published(false_negative_rate, false_positive_rate):
 
 
 def costs_by_class(y, positive_cost, negative_cost):
-    """Per-sample costs from class costs: ``C_i = C+`` for positives and ``C-`` for negatives (AdaCC Table 3)."""
+    """Per-sample costs from class costs: ``C_i = C+`` for positives, ``C-`` for negatives (AdaCC Table 3)."""
     return np.where(y > 0, float(positive_cost), float(negative_cost))
 
 
@@ -165,19 +168,19 @@ def example_costs_from_matrix(y, cost_matrix):
     return costs / largest
 
 
-# ---------------------------------------------------------------------------------------------- weight updates
+# ------------------------------------------------------------------------------------------- weight updates
 def exponential_update(weights, y, output, alpha, costs):
-    """AdaBoost's update ``D^t(i) exp(-alpha_t y_i h_t(x_i))`` before normalisation (AdaCC Eq. 1); ignores costs."""
+    """AdaBoost's update ``D^t(i) exp(-alpha_t y_i h_t(x_i))``, unnormalised (AdaCC Eq. 1); ignores costs."""
     return weights * np.exp(-alpha * y * output)
 
 
 def cost_in_exponent_update(weights, y, output, alpha, costs):
-    """AdaCC1's (and AdaC1's) update ``D^t(i) exp(-C_i alpha_t y_i h_t(x_i))`` before normalisation (Eq. 7)."""
+    """AdaCC1's (and AdaC1's) update ``D^t(i) exp(-C_i alpha_t y_i h_t(x_i))``, unnormalised (Eq. 7)."""
     return weights * np.exp(-costs * alpha * y * output)
 
 
 def cost_outside_exponent_update(weights, y, output, alpha, costs):
-    """AdaCC2's (and AdaC2's) update ``D^t(i) C_i exp(-alpha_t y_i h_t(x_i))`` before normalisation (Eq. 14)."""
+    """AdaCC2's (and AdaC2's) update ``D^t(i) C_i exp(-alpha_t y_i h_t(x_i))``, unnormalised (Eq. 14)."""
     return weights * costs * np.exp(-alpha * y * output)
 
 
@@ -210,7 +213,7 @@ def normalise(weights):
     return weights / total
 
 
-# ------------------------------------------------------------------------------------------------------- votes
+# ---------------------------------------------------------------------------------------------------- votes
 def symmetric_vote(alpha):
     """Vote weights ``(alpha_t, alpha_t)`` of ``H(x) = sign(sum_t alpha_t h_t(x))`` (AdaCC Eq. 4).
 

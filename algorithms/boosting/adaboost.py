@@ -1,4 +1,4 @@
-"""Discrete AdaBoost (Freund and Schapire 1997; AdaCC paper Eq. 1-4, Algorithm 1) on the shared boosting loop."""
+"""Discrete AdaBoost (Freund and Schapire 1997; AdaCC paper Eq. 1-4, Algorithm 1) on the shared loop."""
 
 from __future__ import annotations
 

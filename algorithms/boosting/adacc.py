@@ -36,18 +36,19 @@ __all__ = ["AdaCC1", "AdaCC2", "AdaNCC1", "AdaNCC2"]
 
 
 def _vote_for_rates(state: RoundState, alpha: float, cumulative: bool) -> np.ndarray:
-    """Votes whose sign gives the error rates of Eq. 5: ``H_{1:t}`` (cumulative) or ``h_t`` alone (AdaN-CC)."""
+    """Votes whose sign gives the rates of Eq. 5: ``H_{1:t}`` (cumulative) or ``h_t`` alone (AdaN-CC)."""
     if cumulative:
         return state.cumulative_votes + alpha * state.output
     return state.output
 
 
 def published_costs(state: RoundState, *, cumulative: bool) -> RoundCosts:
-    """Round costs of the published AdaCC code: ``c+``, ``c-`` from the rates of ``H_{1:t}`` (spec section 2)."""
+    """Round costs of the published AdaCC code: ``c+``, ``c-`` from the rates of ``H_{1:t}`` (spec s. 2)."""
     alpha = _rules.log_odds_alpha(state.weighted_error)
     rates = _rules.class_error_rates(_vote_for_rates(state, alpha, cumulative), state.y, state.class_mass)
     positive_cost, negative_cost = _rules.class_costs_as_published(*rates)
-    return RoundCosts(_rules.costs_by_class(state.y, positive_cost, negative_cost), positive_cost, negative_cost)
+    per_sample = _rules.costs_by_class(state.y, positive_cost, negative_cost)
+    return RoundCosts(per_sample, positive_cost, negative_cost)
 
 
 def printed_costs(state: RoundState, *, cumulative: bool) -> RoundCosts:
@@ -91,7 +92,8 @@ def _published_rules(cost_placement: str, cumulative: bool) -> BoostingRules:
 def _printed_rules(cost_placement: str, cumulative: bool) -> BoostingRules:
     """Rules of the equations as printed (``formulation="paper"``)."""
     alpha, update = _PRINTED_ALPHA_AND_UPDATE[cost_placement]
-    return BoostingRules(round_costs=partial(printed_costs, cumulative=cumulative), alpha=alpha, update=update)
+    costs = partial(printed_costs, cumulative=cumulative)
+    return BoostingRules(round_costs=costs, alpha=alpha, update=update)
 
 
 _PUBLISHED_UPDATES = {
@@ -195,7 +197,7 @@ class AdaCC2(_CumulativeCostBoosting):
 
 class AdaNCC1(AdaCC1):
     __doc__ = (
-        """AdaN-CC1: AdaCC1 whose FNR/FPR come from the round's weak learner ``h_t`` alone (AdaCC Section 5.2).
+        """AdaN-CC1: AdaCC1 whose FNR/FPR come from the round's weak learner ``h_t`` alone (AdaCC s. 5.2).
 
     The ablation replaces the partial ensemble ``sum_{j<=t} alpha_j h_j(x)`` of Eq. 5 by ``h_t(x)``.
 """
@@ -206,7 +208,7 @@ class AdaNCC1(AdaCC1):
 
 class AdaNCC2(AdaCC2):
     __doc__ = (
-        """AdaN-CC2: AdaCC2 whose FNR/FPR come from the round's weak learner ``h_t`` alone (AdaCC Section 5.2).
+        """AdaN-CC2: AdaCC2 whose FNR/FPR come from the round's weak learner ``h_t`` alone (AdaCC s. 5.2).
 
     The ablation replaces the partial ensemble ``sum_{j<=t} alpha_j h_j(x)`` of Eq. 5 by ``h_t(x)``.
 """
