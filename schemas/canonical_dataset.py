@@ -1,0 +1,54 @@
+"""The canonical dataset contract every ingested dataset satisfies before it is cached.
+
+Encoding (documented once, applied by ``tasks.datasets.encoding``): numeric source columns keep their names and
+become float64; each categorical column ``c`` becomes one float 0/1 column per level, named ``c=level``; booleans
+become 0/1. A user's file may add the four example-dependent cost columns ``cost:C_FP``, ``cost:C_FN``,
+``cost:C_TP``, ``cost:C_TN`` (non-negative). The target column is 0/1 with 1 = positive = the minority class. No NaN or infinity remains (every
+dataset's recipe documents its own imputation or row filter).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pandera.pandas as pa
+from pandera.typing import Series
+
+#: Name of the target column inside the cached parquet (features are every other column).
+TARGET_COLUMN = "target"
+
+#: Prefix of the optional example-dependent cost columns (``cost:C_FP``, ...) of a user's dataset.
+COST_PREFIX = "cost:"
+
+_FEATURE_COLUMNS = rf"^(?!{TARGET_COLUMN}$)(?!{COST_PREFIX}).+"
+_COST_COLUMNS = rf"^{COST_PREFIX}C_(FP|FN|TP|TN)$"
+
+
+class CanonicalDataset(pa.DataFrameModel):
+    """Numeric float64 features without NaN/inf and a binary 0/1 target in which 1 is the minority class."""
+
+    features: Series[np.float64] = pa.Field(alias=_FEATURE_COLUMNS, regex=True, nullable=False)
+    target: Series[np.int8] = pa.Field(isin=[0, 1], nullable=False, alias=TARGET_COLUMN)
+    costs: Series[np.float64] = pa.Field(alias=_COST_COLUMNS, regex=True, nullable=False, ge=0, required=False)
+
+    class Config:
+        strict = True
+        coerce = True
+
+    @pa.check(_FEATURE_COLUMNS, regex=True, name="finite")
+    def finite(cls, column: pd.Series) -> pd.Series:
+        if not pd.api.types.is_numeric_dtype(column):
+            return pd.Series(True, index=column.index)  # the dtype failure is already reported
+        return pd.Series(np.isfinite(column.to_numpy(dtype=float)), index=column.index)
+
+    @pa.dataframe_check(name="has_feature_columns")
+    def has_feature_columns(cls, frame: pd.DataFrame) -> bool:
+        return any(name != TARGET_COLUMN and not name.startswith(COST_PREFIX) for name in frame.columns)
+
+    @pa.dataframe_check(name="both_classes_present")
+    def both_classes_present(cls, frame: pd.DataFrame) -> bool:
+        return frame[TARGET_COLUMN].nunique() == 2
+
+    @pa.dataframe_check(name="positive_class_is_minority", raise_warning=True)
+    def positive_class_is_minority(cls, frame: pd.DataFrame) -> bool:
+        return frame[TARGET_COLUMN].mean() <= 0.5

