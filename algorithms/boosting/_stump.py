@@ -132,6 +132,18 @@ def _search_best_split(sorted_order, rises, signed_weights, total_neg, total_pos
     return best_feature, best_last_left, best_first_right
 
 
+def _check_non_negative_weights(weights, name):
+    """Raise a ValueError naming the rows whose weight is negative, NaN or infinite."""
+    valid = np.isfinite(weights) & (weights >= 0.0)
+    if not valid.all():
+        bad = np.flatnonzero(~valid)
+        raise ValueError(
+            f"{name} must be finite and non-negative; {bad.size} bad value(s) at rows {bad[:10].tolist()}"
+        )
+    if not weights.sum() > 0.0:
+        raise ValueError(f"{name} sums to zero; at least one sample needs a positive weight")
+
+
 def _check_criterion(criterion):
     if criterion not in CRITERIA:
         raise ValueError(f"criterion must be one of {sorted(CRITERIA)}; got {criterion!r}")
@@ -206,9 +218,7 @@ class PresortedStumpSearch:
         if not np.all(is_positive | (y01 == 0)):
             bad = np.flatnonzero(~is_positive & (y01 != 0))
             raise ValueError(f"y01 must hold only 0 and 1; other values at rows {bad[:10].tolist()}")
-        if not (np.isfinite(weights).all() and (weights >= 0.0).all()):
-            bad = np.flatnonzero(~(np.isfinite(weights) & (weights >= 0.0)))
-            raise ValueError(f"weights must be finite and non-negative; bad at rows {bad[:10].tolist()}")
+        _check_non_negative_weights(weights, "weights")
         total_neg, total_pos = weights[~is_positive].sum(), weights[is_positive].sum()
         feature = -1  # one class carrying all the weight is a pure root: scikit-learn keeps it as a leaf
         if total_neg > 0.0 and total_pos > 0.0:
@@ -216,8 +226,6 @@ class PresortedStumpSearch:
             feature, last_left, first_right = _search_best_split(
                 self.sorted_order, self.rises, signed_weights, total_neg, total_pos, self._criterion_code
             )
-        if total_neg + total_pos <= 0.0:
-            raise ValueError("weights sum to zero; at least one sample needs a positive weight")
 
         stump = DecisionStump(criterion=self.criterion)
         stump.classes_ = np.array([0, 1])
@@ -314,9 +322,8 @@ class DecisionStump(ClassifierMixin, BaseEstimator):
             raise ValueError(
                 f"Only binary classification is supported. The type of the target is {target_type}."
             )
-        sample_weight = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
-        if not sample_weight.sum() > 0:
-            raise ValueError("sample_weight sums to zero; at least one sample needs a positive weight")
+        sample_weight = _check_sample_weight(sample_weight, X, dtype=np.float64)
+        _check_non_negative_weights(sample_weight, "sample_weight")
         classes, y01 = np.unique(y, return_inverse=True)
         search = PresortedStumpSearch(X, self.criterion)
         fitted = search.fit(y01.astype(np.int8), sample_weight)
@@ -352,7 +359,8 @@ class DecisionStump(ClassifierMixin, BaseEstimator):
         -------
         ndarray of shape (n_samples, n_classes)
         """
-        return self.value_[self.apply(X)]
+        leaves = self.apply(X)
+        return self.value_[leaves]
 
     def predict(self, X):
         """The majority (largest weighted fraction) class of each sample's leaf; ties go to ``classes_[0]``.
@@ -365,5 +373,6 @@ class DecisionStump(ClassifierMixin, BaseEstimator):
         -------
         ndarray of shape (n_samples,)
         """
+        check_is_fitted(self)
         leaf_labels = self.classes_[np.argmax(self.value_, axis=1)]
         return leaf_labels[self.apply(X)]
