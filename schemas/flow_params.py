@@ -51,7 +51,8 @@ class CompareParams(BaseModel):
         How fixed-cost methods (those with a ``negative_cost`` parameter) pick C- with C+ = 1 (AdaCC paper,
         Section 5.2): ``train`` fits every candidate on the training fold and keeps the best training F1 (the
         paper's choice), ``inner-cv`` scores candidates by mean F1 over ``inner_folds`` stratified inner folds
-        and refits the winner on the whole training fold, ``none`` keeps the estimator's default. Under ``tvt``
+        and refits the winner on the whole training fold, ``none`` keeps the estimator's default.
+        Under ``tvt``
         the validation split scores the candidates whenever selection is on.
     negative_costs : tuple of float
         The C- grid.
@@ -128,7 +129,9 @@ class CompareParams(BaseModel):
     @model_validator(mode="after")
     def _consistent(self):
         if abs(sum(self.tvt_fractions) - 1.0) > 1e-9:
-            raise ValueError(f"tvt_fractions must sum to 1, got {list(self.tvt_fractions)} (sum {sum(self.tvt_fractions)})")
+            raise ValueError(
+                f"tvt_fractions must sum to 1, got {list(self.tvt_fractions)} (sum {sum(self.tvt_fractions)})"
+            )
         if self.methods is not None and self.method_params:
             stray = sorted(set(self.method_params) - set(self.methods))
             if stray:

@@ -56,7 +56,7 @@ class Split:
 
 
 def derive_seed(seed: int, *path: int) -> int:
-    """A 32-bit seed derived from a root seed and a path (repeat, fold, ...) by ``numpy.random.SeedSequence``."""
+    """A 32-bit seed from a root seed and a path (repeat, fold, ...) via ``numpy.random.SeedSequence``."""
     return int(np.random.SeedSequence([int(seed), *map(int, path)]).generate_state(1)[0])
 
 
@@ -187,7 +187,9 @@ def evaluate_predictions(target, predicted, scores=None, cost_matrix=None) -> di
 def _stages(model, features):
     """Yield (predicted labels, scores) after every boosting round."""
     classes = np.asarray(model.classes_)
-    score_stages = model.staged_decision_function(features) if hasattr(model, "staged_decision_function") else None
+    score_stages = (
+        model.staged_decision_function(features) if hasattr(model, "staged_decision_function") else None
+    )
     label_stages = model.staged_predict(features) if hasattr(model, "staged_predict") else None
     if label_stages is None:
         for scores in score_stages:
@@ -202,7 +204,9 @@ def _stages(model, features):
         yield np.asarray(labels), np.asarray(scores, dtype=float)
 
 
-def evaluate_staged(model, features, target, n_estimators: Sequence[int], cost_matrix=None) -> dict[int, dict]:
+def evaluate_staged(
+    model, features, target, n_estimators: Sequence[int], cost_matrix=None
+) -> dict[int, dict]:
     """Metrics of a fitted boosting model at every ensemble size T, from one pass over its stages.
 
     Parameters
@@ -219,7 +223,8 @@ def evaluate_staged(model, features, target, n_estimators: Sequence[int], cost_m
     Returns
     -------
     dict
-        ``{T: metrics}``; each metrics dict also holds ``rounds_used``, the number of rounds of the prefix that
+        ``{T: metrics}``; each metrics dict also holds ``rounds_used``, the number of rounds of the prefix
+        that
         was scored (smaller than T when the model stopped early).
     """
     wanted = sorted(set(int(size) for size in n_estimators))
@@ -230,7 +235,10 @@ def evaluate_staged(model, features, target, n_estimators: Sequence[int], cost_m
         last = stage
         if rounds in wanted:
             labels, scores = stage
-            results[rounds] = {**evaluate_predictions(target, labels, scores, cost_matrix), "rounds_used": rounds}
+            results[rounds] = {
+                **evaluate_predictions(target, labels, scores, cost_matrix),
+                "rounds_used": rounds,
+            }
         if rounds >= wanted[-1]:
             break
     if last is None:
@@ -238,7 +246,10 @@ def evaluate_staged(model, features, target, n_estimators: Sequence[int], cost_m
     for size in wanted:
         if size not in results:
             labels, scores = last
-            results[size] = {**evaluate_predictions(target, labels, scores, cost_matrix), "rounds_used": rounds}
+            results[size] = {
+                **evaluate_predictions(target, labels, scores, cost_matrix),
+                "rounds_used": rounds,
+            }
     return results
 
 

@@ -22,7 +22,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from mlflow import MlflowClient
-from mlflow.entities import Metric, Param, RunTag
+from mlflow.entities import Metric, Param
 from mlflow.exceptions import MlflowException
 from prefect import task
 from prefect.cache_policies import NO_CACHE
@@ -40,6 +40,7 @@ __all__ = [
     "log_curves",
     "log_metrics",
     "log_params",
+    "log_step_metrics",
     "log_table",
     "log_table_task",
     "start_run",
@@ -79,7 +80,7 @@ def _is_local_store(tracking_uri: str) -> bool:
 
 
 def tracking_client(tracking_uri: str | None = None) -> MlflowClient:
-    """An ``MlflowClient`` on ``tracking_uri`` (default ``default_tracking_uri()``); creates a sqlite folder."""
+    """An ``MlflowClient`` on ``tracking_uri`` (default: ``default_tracking_uri()``), sqlite folder made."""
     uri = tracking_uri or default_tracking_uri()
     if uri.startswith("sqlite:///"):
         Path(uri.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
@@ -113,7 +114,11 @@ def git_commit(root: Path = PROJECT_ROOT) -> str | None:
     """The checked-out commit of ``root``, or ``None`` outside a git work tree."""
     try:
         completed = subprocess.run(
-            ["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, text=True, timeout=10, check=True
+            ["git", "-C", str(root), "rev-parse", "HEAD"],
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=True,
         )
     except (OSError, subprocess.SubprocessError):
         return None
@@ -187,7 +192,9 @@ def log_metrics(client: MlflowClient, run_id: str, metrics: Mapping[str, float],
     _log_metric_entries(client, run_id, entries)
 
 
-def log_curves(client: MlflowClient, run_id: str, curves: Mapping[str, Sequence[float]], *, first_step: int = 1):
+def log_curves(
+    client: MlflowClient, run_id: str, curves: Mapping[str, Sequence[float]], *, first_step: int = 1
+):
     """Log every curve as a metric history, value ``i`` at ``step=first_step + i`` (per-round traces)."""
     timestamp = _now_ms()
     entries = [
@@ -199,7 +206,20 @@ def log_curves(client: MlflowClient, run_id: str, curves: Mapping[str, Sequence[
     _log_metric_entries(client, run_id, entries)
 
 
-def log_table(client: MlflowClient, run_id: str, frame, name: str, *, artifact_path: str = "results") -> list[str]:
+def log_step_metrics(client: MlflowClient, run_id: str, histories: Mapping[str, Mapping[int, float]]) -> None:
+    """Log metric histories at explicit steps, ``{name: {step: value}}``, batched."""
+    timestamp = _now_ms()
+    entries = [
+        Metric(str(key), float(value), timestamp, int(step))
+        for key, values in histories.items()
+        for step, value in values.items()
+    ]
+    _log_metric_entries(client, run_id, entries)
+
+
+def log_table(
+    client: MlflowClient, run_id: str, frame, name: str, *, artifact_path: str = "results"
+) -> list[str]:
     """Log a pandas table as ``<artifact_path>/<name>.csv`` and ``.parquet``; returns the artifact paths."""
     with tempfile.TemporaryDirectory(prefix="cslearn-table-") as folder:
         csv_path = Path(folder) / f"{name}.csv"
@@ -223,6 +243,7 @@ def log_child_run(
     curves: Mapping[str, Sequence[float]] | None = None,
     tags: Mapping[str, object] | None = None,
     failed: bool = False,
+    step_metrics: Mapping[str, Mapping[int, float]] | None = None,
 ) -> str:
     """Create, fill and close one child run; returns its id.
 
@@ -241,16 +262,22 @@ def log_child_run(
     tags : mapping, optional
     failed : bool
         End the run FAILED instead of FINISHED (some of its cells failed).
+    step_metrics : mapping of name -> {step: value}, optional
+        Histories at explicit steps, e.g. a test metric per ensemble size T (``step=T``).
     """
     client = tracking_client(tracking_uri)
     try:
-        with tracked_run(client, experiment_id, run_name=run_name, tags=tags, parent_run_id=parent_run_id) as run_id:
+        with tracked_run(
+            client, experiment_id, run_name=run_name, tags=tags, parent_run_id=parent_run_id
+        ) as run_id:
             log_params(client, run_id, params)
             log_metrics(client, run_id, metrics)
             if fold_metrics:
                 log_curves(client, run_id, fold_metrics, first_step=0)
             if curves:
                 log_curves(client, run_id, curves, first_step=1)
+            if step_metrics:
+                log_step_metrics(client, run_id, step_metrics)
             if failed:
                 raise _CellsFailed(run_id)
     except _CellsFailed as marker:
@@ -293,7 +320,9 @@ def log_table_task(tracking_uri: str, run_id: str, frame, name: str) -> list[str
 
 
 @task(name="end_run", cache_policy=NO_CACHE, **_TRACKING_RETRIES)
-def end_run_task(tracking_uri: str, run_id: str, status: str = "FINISHED", metrics: Mapping | None = None) -> None:
+def end_run_task(
+    tracking_uri: str, run_id: str, status: str = "FINISHED", metrics: Mapping | None = None
+) -> None:
     """Log final metrics (optional) and set a run's terminal status."""
     client = tracking_client(tracking_uri)
     if metrics:

@@ -3,10 +3,11 @@
 Fixed-cost methods (every method whose ``get_params()`` has ``negative_cost``) fix C+ = 1 and choose C- from
 a grid (AdaCC paper, Section 5.2: C- in {0.1, ..., 1.0}, chosen by F1):
 
-- ``"train"`` (the paper): fit one model per candidate on the training fold and keep the best training F1; that
+- ``"train"`` (the paper): fit one model per candidate on the training fold and keep the best training F1;
+  that
   model already is the winner refit on the whole training fold;
-- ``"inner-cv"``: mean F1 over stratified inner folds of the training fold, then refit the winner on all of it;
-- ``"validation"``: F1 on a held-out validation split (the ``tvt`` protocol), then refit on the training split.
+- ``"inner-cv"``: mean F1 over stratified inner folds of the training fold; refit the winner on all of it;
+- ``"validation"``: F1 on a held-out validation split (``tvt`` protocol), then refit on the training split.
 
 Ties go to the larger C- (closest to cost-insensitive). Boosting candidates are scored with all their rounds.
 When an example-dependent ``cost_matrix`` is given the class costs do not apply and no selection happens.
@@ -117,7 +118,9 @@ def select_negative_cost(
         Under ``"train"`` the winner, already fit on the whole training fold; ``None`` otherwise.
     """
     if mode not in ("train", "inner-cv", "validation"):
-        raise ValueError(f"unknown cost selection mode {mode!r}; expected 'train', 'inner-cv' or 'validation'")
+        raise ValueError(
+            f"unknown cost selection mode {mode!r}; expected 'train', 'inner-cv' or 'validation'"
+        )
     if not negative_costs:
         raise ValueError("negative_costs must hold at least one candidate C-")
     scores: dict[float, float] = {}
@@ -135,7 +138,9 @@ def select_negative_cost(
         else:
             folds = StratifiedKFold(n_splits=inner_folds, shuffle=True, random_state=random_state)
             fold_scores = [
-                _candidate_f1(estimator, negative_cost, features[train], target[train], features[test], target[test])[1]
+                _candidate_f1(
+                    estimator, negative_cost, features[train], target[train], features[test], target[test]
+                )[1]
                 for train, test in folds.split(features, target)
             ]
             scores[negative_cost] = float(np.mean(fold_scores))
