@@ -1,3 +1,45 @@
-"""cost estimators."""
+"""Cost-sensitive methods around any classifier: Bayes minimum risk and cost-proportionate sampling.
 
-COST_METHODS: dict[str, type] = {}
+``COST_METHODS`` maps registry keys to classifiers that construct with no arguments: ``"bmr-lr"``,
+``"bmr-rf"``, ``"bmr-dt"`` (Bayes minimum risk around a calibrated logistic regression, random forest or decision
+tree). The samplers are imblearn samplers, not classifiers; they are listed in ``COST_SAMPLERS`` for use in an
+imblearn ``Pipeline``. Savings and cost are in ``algorithms.metrics``.
+"""
+
+from algorithms.cost.bayes_minimum_risk import (
+    BayesMinimumRiskClassifier,
+    BayesMinimumRiskDecisionTree,
+    BayesMinimumRiskLogisticRegression,
+    BayesMinimumRiskRandomForest,
+    bayes_minimum_risk_thresholds,
+)
+from algorithms.cost.sampling import (
+    CostProportionateOverSampler,
+    CostProportionateRejectionSampler,
+    misclassification_costs,
+)
+
+COST_METHODS: dict[str, type] = {
+    "bmr-lr": BayesMinimumRiskLogisticRegression,
+    "bmr-rf": BayesMinimumRiskRandomForest,
+    "bmr-dt": BayesMinimumRiskDecisionTree,
+}
+
+#: Cost-proportionate samplers by name (imblearn samplers taking ``cost_matrix`` in ``fit_resample``).
+COST_SAMPLERS: dict[str, type] = {
+    "rejection": CostProportionateRejectionSampler,
+    "over": CostProportionateOverSampler,
+}
+
+__all__ = [
+    "COST_METHODS",
+    "COST_SAMPLERS",
+    "BayesMinimumRiskClassifier",
+    "BayesMinimumRiskDecisionTree",
+    "BayesMinimumRiskLogisticRegression",
+    "BayesMinimumRiskRandomForest",
+    "CostProportionateOverSampler",
+    "CostProportionateRejectionSampler",
+    "bayes_minimum_risk_thresholds",
+    "misclassification_costs",
+]

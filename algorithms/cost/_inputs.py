@@ -45,7 +45,7 @@ def encode_binary_target(y, pos_label=None):
     classes, counts = np.unique(y, return_counts=True)
     if classes.shape[0] == 1:
         raise ValueError(
-            f"y has a single class ({classes[0]!r}); a binary classifier needs samples of two classes"
+            f"y has one class only ({classes[0]!r}); a binary classifier needs samples of two classes"
         )
     if target_type != "binary":
         raise ValueError(

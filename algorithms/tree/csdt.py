@@ -271,12 +271,14 @@ class CostSensitiveDecisionTreeClassifier(ClassifierMixin, BaseEstimator):
 
     def predict(self, X):
         """Label of each sample's leaf: the cheaper class (cost criterion) or the majority class."""
-        positive = self.tree_.label[self.apply(X)] == 1
+        leaves = self.apply(X)
+        positive = self.tree_.label[leaves] == 1
         return np.where(positive, self.classes_[self.positive_index_], self.classes_[1 - self.positive_index_])
 
     def predict_proba(self, X):
         """Laplace-smoothed weighted class frequencies of each sample's leaf, columns ordered as ``classes_``."""
-        counts = self.tree_.value[self.apply(X)]
+        leaves = self.apply(X)
+        counts = self.tree_.value[leaves]
         positive = (counts[:, 1] + 1.0) / (counts.sum(axis=1) + 2.0)
         proba = np.empty((positive.shape[0], 2))
         proba[:, self.positive_index_] = positive
@@ -297,6 +299,12 @@ class CostSensitiveTreeCostPruned(CostSensitiveDecisionTreeClassifier):
 
     Only the defaults differ from :class:`CostSensitiveDecisionTreeClassifier`.
     """
+
+    _expected_failed_checks = {
+        "check_sample_weight_equivalence_on_dense_data": (
+            "the validation set for pruning is a random share of the rows, so repeating a row changes the split"
+        ),
+    }
 
     def __init__(
         self,
@@ -333,6 +341,12 @@ class DecisionTreeCostPruned(CostSensitiveDecisionTreeClassifier):
 
     Only the defaults differ: ``criterion="gini"``, ``min_gain=0.0``, ``pruning="cost"``.
     """
+
+    _expected_failed_checks = {
+        "check_sample_weight_equivalence_on_dense_data": (
+            "the validation set for pruning is a random share of the rows, so repeating a row changes the split"
+        ),
+    }
 
     def __init__(
         self,

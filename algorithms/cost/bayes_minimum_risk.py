@@ -1,0 +1,239 @@
+"""Bayes minimum risk: calibrated probabilities of any classifier, decided by example-dependent costs.
+
+CSDT paper, Section 2.3 (Correa Bahnsen et al. 2014): with the calibrated positive probability ``p_i``, the
+risk of predicting positive is ``R(1|x_i) = C_TP,i p_i + C_FP,i (1 - p_i)`` and of predicting negative
+``R(0|x_i) = C_TN,i (1 - p_i) + C_FN,i p_i``; predict positive iff ``R(1|x_i) < R(0|x_i)``, i.e. (when
+``C_FN + C_FP > C_TP + C_TN``) iff ``p_i > t_i = (C_FP,i - C_TN,i) / (C_FN,i - C_TN,i - C_TP,i + C_FP,i)``.
+"""
+
+from __future__ import annotations
+
+from numbers import Integral
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin, MetaEstimatorMixin, clone
+from sklearn.calibration import CalibratedClassifierCV
+from sklearn.ensemble import RandomForestClassifier
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import StratifiedKFold
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
+from sklearn.tree import DecisionTreeClassifier
+from sklearn.utils import check_random_state
+from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
+from sklearn.utils.validation import _check_sample_weight, check_is_fitted, column_or_1d, validate_data
+
+from algorithms.cost._inputs import encode_binary_target, example_costs
+from algorithms.metrics import check_cost_matrix
+
+__all__ = [
+    "BayesMinimumRiskClassifier",
+    "BayesMinimumRiskDecisionTree",
+    "BayesMinimumRiskLogisticRegression",
+    "BayesMinimumRiskRandomForest",
+    "bayes_minimum_risk_thresholds",
+]
+
+
+def bayes_minimum_risk_thresholds(cost_matrix):
+    """Per-example probability thresholds ``t_i = (C_FP - C_TN) / (C_FN - C_TN - C_TP + C_FP)`` (CSDT Sec. 2.3).
+
+    Parameters
+    ----------
+    cost_matrix : array-like of shape (n_samples, 4)
+        ``[C_FP, C_FN, C_TP, C_TN]``.
+
+    Returns
+    -------
+    ndarray of shape (n_samples,)
+        ``+inf`` where the denominator is not positive (the reasonableness conditions fail and no probability
+        makes the positive decision strictly cheaper by this formula; ``predict`` compares the risks directly).
+    """
+    costs = np.asarray(cost_matrix, dtype=float)
+    c_fp, c_fn, c_tp, c_tn = costs.T
+    denominator = c_fn - c_tn - c_tp + c_fp
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(denominator > 0, (c_fp - c_tn) / np.where(denominator > 0, denominator, 1.0), np.inf)
+
+
+class BayesMinimumRiskClassifier(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
+    """Any probabilistic classifier, calibrated on held-out data, deciding by minimum expected cost.
+
+    ``fit`` wraps a clone of ``estimator`` in scikit-learn's ``CalibratedClassifierCV`` (isotonic by default)
+    with ``cv`` stratified shuffled folds: each fold's calibrator is fitted on data its classifier did not see,
+    and the calibrated probability is the mean over folds. ``predict(X, cost_matrix=C)`` labels example ``i``
+    positive iff ``C_TP,i p_i + C_FP,i (1 - p_i) < C_TN,i (1 - p_i) + C_FN,i p_i`` (CSDT paper, Section 2.3),
+    the same as ``p_i > t_i`` from :func:`bayes_minimum_risk_thresholds` whenever ``C_FN + C_FP > C_TP + C_TN``.
+
+    Without a cost matrix at predict time the **class-level costs** learned at fit apply: the (sample-weighted)
+    mean of each column of the training cost matrix, ``class_costs_ = [mean C_FP, mean C_FN, mean C_TP,
+    mean C_TN]``, used for every example (one threshold ``threshold_``). Without a cost matrix at fit, unit costs
+    make that threshold 1/2 (the calibrated classifier's own decision).
+
+    Parameters
+    ----------
+    estimator : classifier with ``predict_proba``, default=None
+        ``None`` means ``LogisticRegression`` on standardised features.
+    method : {"isotonic", "sigmoid"}, default="isotonic"
+        Calibration map.
+    cv : int, cross-validation generator or iterable of (train, test) splits, default=3
+        Calibration folds; an int means that many stratified, shuffled folds seeded by ``random_state``.
+    pos_label : object, default=None
+        Positive class (``None``: the minority class).
+    random_state : int, RandomState instance or None, default=None
+        Seeds the folds and, when it has a ``random_state`` parameter, the wrapped estimator.
+
+    Attributes
+    ----------
+    classes_, pos_label_, positive_index_, n_features_in_
+    calibrated_classifier_ : CalibratedClassifierCV
+        Fitted on ``y == pos_label_`` (classes 0/1).
+    class_costs_ : ndarray of shape (4,)
+    threshold_ : float
+        ``t`` of the class-level costs.
+    """
+
+    _parameter_constraints: dict = {
+        "estimator": [HasMethods(["fit", "predict_proba"]), None],
+        "method": [StrOptions({"isotonic", "sigmoid"})],
+        "cv": [Interval(Integral, 2, None, closed="left"), "cv_object"],
+        "pos_label": "no_validation",
+        "random_state": ["random_state"],
+    }
+
+    def __init__(self, estimator=None, *, method="isotonic", cv=3, pos_label=None, random_state=None):
+        self.estimator = estimator
+        self.method = method
+        self.cv = cv
+        self.pos_label = pos_label
+        self.random_state = random_state
+
+    def _default_estimator(self):
+        return make_pipeline(StandardScaler(), LogisticRegression(max_iter=1000))
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False
+        return tags
+
+    def fit(self, X, y, sample_weight=None, *, cost_matrix=None):
+        """Fit and calibrate the wrapped classifier; remember the class-level costs.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+        sample_weight : array-like of shape (n_samples,), default=None
+            Passed to the calibration (and to the wrapped estimator when it accepts it); weights the class-level
+            cost means.
+        cost_matrix : array-like of shape (n_samples, 4), default=None
+            Training costs ``[C_FP, C_FN, C_TP, C_TN]``; only their weighted column means are used.
+        """
+        self._validate_params()
+        X, y = validate_data(self, X, y, dtype=np.float64)
+        y = column_or_1d(y, warn=True)
+        self.classes_, y01, self.pos_label_ = encode_binary_target(y, self.pos_label)
+        self.positive_index_ = int(np.flatnonzero(self.classes_ == self.pos_label_)[0])
+        weights = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
+        costs = example_costs(cost_matrix, X.shape[0])
+        rng = check_random_state(self.random_state)
+
+        n_smallest_class = int(np.bincount(y01, minlength=2).min())
+        if isinstance(self.cv, Integral) and n_smallest_class < self.cv:
+            raise ValueError(
+                f"calibration with cv={self.cv} folds needs at least {self.cv} samples of each class; "
+                f"the smaller class has {n_smallest_class}"
+            )
+        estimator = clone(self.estimator if self.estimator is not None else self._default_estimator())
+        if "random_state" in estimator.get_params(deep=False):
+            estimator.set_params(random_state=rng.randint(np.iinfo(np.int32).max))
+        folds = self.cv
+        if isinstance(self.cv, Integral):
+            folds = StratifiedKFold(self.cv, shuffle=True, random_state=rng.randint(np.iinfo(np.int32).max))
+        self.calibrated_classifier_ = CalibratedClassifierCV(estimator, method=self.method, cv=folds)
+        fit_weights = None if sample_weight is None else weights
+        self.calibrated_classifier_.fit(X, y01, sample_weight=fit_weights)
+        self.class_costs_ = np.average(costs, axis=0, weights=weights if weights.sum() > 0 else None)
+        self.threshold_ = float(bayes_minimum_risk_thresholds(self.class_costs_[None, :])[0])
+        return self
+
+    def _positive_probability(self, X):
+        check_is_fitted(self, "calibrated_classifier_")
+        X = validate_data(self, X, dtype=np.float64, reset=False)
+        return self.calibrated_classifier_.predict_proba(X)[:, 1]
+
+    def predict_proba(self, X):
+        """Calibrated class probabilities, columns ordered as ``classes_``."""
+        positive = self._positive_probability(X)
+        proba = np.empty((positive.shape[0], 2))
+        proba[:, self.positive_index_] = positive
+        proba[:, 1 - self.positive_index_] = 1.0 - positive
+        return proba
+
+    def decision_thresholds(self, X, cost_matrix=None):
+        """``t_i`` for each row of ``X``: from ``cost_matrix``, or ``threshold_`` for every row without one."""
+        n_samples = validate_data(self, X, dtype=np.float64, reset=False).shape[0]
+        if cost_matrix is None:
+            return np.full(n_samples, self.threshold_)
+        return bayes_minimum_risk_thresholds(check_cost_matrix(cost_matrix, n_samples))
+
+    def predict(self, X, cost_matrix=None):
+        """Label each example by the smaller expected cost (risk) under its calibrated probability.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        cost_matrix : array-like of shape (n_samples, 4), default=None
+            The examples' costs; ``None`` applies ``class_costs_`` to every example.
+        """
+        positive = self._positive_probability(X)
+        if cost_matrix is None:
+            costs = np.broadcast_to(self.class_costs_, (positive.shape[0], 4))
+        else:
+            costs = check_cost_matrix(cost_matrix, positive.shape[0])
+        c_fp, c_fn, c_tp, c_tn = costs.T
+        risk_positive = c_tp * positive + c_fp * (1.0 - positive)
+        risk_negative = c_tn * (1.0 - positive) + c_fn * positive
+        predicted_positive = risk_positive < risk_negative
+        return np.where(
+            predicted_positive, self.classes_[self.positive_index_], self.classes_[1 - self.positive_index_]
+        )
+
+
+class BayesMinimumRiskLogisticRegression(BayesMinimumRiskClassifier):
+    """BMR around ``LogisticRegression`` on standardised features (registry key ``"bmr-lr"``)."""
+
+    def __init__(self, estimator=None, *, method="isotonic", cv=3, pos_label=None, random_state=None):
+        super().__init__(estimator, method=method, cv=cv, pos_label=pos_label, random_state=random_state)
+
+
+class BayesMinimumRiskRandomForest(BayesMinimumRiskClassifier):
+    """BMR around a ``RandomForestClassifier`` of 100 trees, ``min_samples_leaf=5`` (registry key ``"bmr-rf"``)."""
+
+    _expected_failed_checks = {
+        "check_sample_weight_equivalence_on_dense_data": (
+            "random forest bootstrap draws rows, so a weight-2 row and a repeated row are resampled differently "
+            "(scikit-learn's RandomForestClassifier fails this check too)"
+        ),
+    }
+
+    def __init__(self, estimator=None, *, method="isotonic", cv=3, pos_label=None, random_state=None):
+        super().__init__(estimator, method=method, cv=cv, pos_label=pos_label, random_state=random_state)
+
+    def _default_estimator(self):
+        return RandomForestClassifier(n_estimators=100, min_samples_leaf=5, n_jobs=1)
+
+
+class BayesMinimumRiskDecisionTree(BayesMinimumRiskClassifier):
+    """BMR around a ``DecisionTreeClassifier`` whose leaves hold at least 0.5 % of the weight (key ``"bmr-dt"``).
+
+    The leaf minimum (``min_weight_fraction_leaf=0.005``, a weight so that a weight-2 sample counts like two
+    samples) keeps leaf frequencies informative enough to calibrate; a full-depth tree's 0/1 leaves give
+    isotonic regression nothing to order.
+    """
+
+    def __init__(self, estimator=None, *, method="isotonic", cv=3, pos_label=None, random_state=None):
+        super().__init__(estimator, method=method, cv=cv, pos_label=pos_label, random_state=random_state)
+
+    def _default_estimator(self):
+        return DecisionTreeClassifier(min_weight_fraction_leaf=0.005)
