@@ -57,7 +57,7 @@ def build_canonical_frame(spec: DatasetSpec, files: dict[str, bytes]) -> pd.Data
     if spec.raw_schema is not None:
         raw = validate_frame(spec.raw_schema, raw, what=f"{spec.name}: the raw data")
     features, target = spec.recipe(raw)
-    frame = features.assign(**{TARGET_COLUMN: target})
+    frame = pd.concat([features, pd.Series(target, index=features.index, name=TARGET_COLUMN)], axis=1)
     frame = validate_frame(CanonicalDataset, frame, what=f"{spec.name}: the canonical dataset")
     rows, positives = len(frame), int(frame[TARGET_COLUMN].sum())
     expected = (spec.expected_rows, spec.expected_positives)
