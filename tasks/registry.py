@@ -542,11 +542,14 @@ def register_and_promote(
             "savings": repr(float(savings)),
             "holdout_key": holdout_key,
             "champion_savings_at_registration": repr(previous_savings),
-            "champion_version_at_registration": previous.version if previous is not None else "",
+            "champion_version_at_registration": str(previous.version) if previous is not None else "",
         }
     )
+    # The artifact location, not ``models:/<id>``: a direct sqlite registry resolves ``models:/`` sources with
+    # the global tracking URI instead of this client's (MLflow TODO in ``create_model_version``).
+    source = client.get_logged_model(model_id).artifact_location
     version = client.create_model_version(
-        model_name, source=f"models:/{model_id}", run_id=run_id, tags=version_tags, model_id=model_id
+        model_name, source=source, run_id=run_id, tags=version_tags, model_id=model_id
     )
     client.set_registered_model_alias(model_name, alias, version.version)
     if alias == CHAMPION and version_with_alias(client, model_name, CHALLENGER) is not None:
@@ -556,7 +559,7 @@ def register_and_promote(
         version=str(version.version),
         alias=alias,
         savings=float(savings),
-        previous_champion_version=previous.version if previous is not None else None,
+        previous_champion_version=str(previous.version) if previous is not None else None,
         previous_champion_savings=previous_savings,
         holdout_key=holdout_key,
     )
