@@ -1,4 +1,4 @@
-"""The retrain tasks: deterministic holdout, candidate logging, model artifacts, champion / challenger aliases.
+"""Retrain tasks: deterministic holdout, candidate logging, model artifacts, champion / challenger aliases.
 
 Registry tests run against the real MLflow server of the ``mlflow_server`` fixture; the data is a small
 synthetic business-like table with example-dependent costs, so the savings are checked by hand.
