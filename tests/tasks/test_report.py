@@ -1,0 +1,145 @@
+"""Results tables, mean ± std summaries, ranks, the Friedman test and progress lines (tasks.report)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+
+from tasks.report import (
+    Progress,
+    child_run_payload,
+    format_summary,
+    friedman_test,
+    rank_methods,
+    results_frame,
+    summarize,
+    summary_records,
+)
+
+
+def _cell(dataset, method, fold, rows, status="ok", curves=None, negative_cost=None):
+    return {
+        "dataset": dataset,
+        "method": method,
+        "repeat": 0,
+        "fold": fold,
+        "status": status,
+        "error": None if status == "ok" else "ValueError: boom",
+        "rows": rows,
+        "curves": curves or {},
+        "negative_cost": negative_cost,
+        "fit_seconds": 1.0 + fold,
+        "params": {"n_estimators": "4"},
+    }
+
+
+@pytest.fixture
+def results():
+    return [
+        _cell(
+            "d1",
+            "boost",
+            0,
+            [{"n_estimators": 2, "f1": 0.4, "opm": 0.5}, {"n_estimators": 4, "f1": 0.6, "opm": 0.7}],
+            curves={"alpha": [1.0, 2.0, 3.0]},
+            negative_cost=0.3,
+        ),
+        _cell(
+            "d1",
+            "boost",
+            1,
+            [{"n_estimators": 2, "f1": 0.6, "opm": 0.5}, {"n_estimators": 4, "f1": 0.8, "opm": 0.9}],
+            curves={"alpha": [3.0, 4.0]},
+            negative_cost=0.5,
+        ),
+        _cell("d1", "tree", 0, [{"n_estimators": None, "f1": 0.5, "opm": 0.6}]),
+        _cell("d1", "tree", 1, [], status="failed"),
+    ]
+
+
+def test_results_frame_has_a_row_per_cell_and_size(results):
+    frame = results_frame(results)
+    assert len(frame) == 2 + 2 + 1 + 1
+    assert list(frame.columns[:5]) == ["dataset", "method", "repeat", "fold", "n_estimators"]
+    failed = frame[frame["status"] == "failed"]
+    assert (
+        len(failed) == 1 and failed["error"].iloc[0] == "ValueError: boom" and pd.isna(failed["f1"].iloc[0])
+    )
+
+
+def test_summary_mean_and_std_over_folds(results):
+    summary = summarize(results_frame(results))
+    boost4 = summary[(summary["method"] == "boost") & (summary["n_estimators"] == 4)].iloc[0]
+    assert boost4["f1_mean"] == pytest.approx(0.7)
+    assert boost4["f1_std"] == pytest.approx(np.std([0.6, 0.8], ddof=1))
+    assert boost4["folds"] == 2 and boost4["failed"] == 0
+    tree = summary[summary["method"] == "tree"].iloc[0]
+    assert tree["folds"] == 1 and tree["failed"] == 1 and tree["f1_mean"] == pytest.approx(0.5)
+    text = format_summary(summary, metrics=("f1",))
+    assert "0.700 ± 0.141" in text and "1 (1 failed)" in text
+    records = summary_records(summary)
+    assert records[0]["n_estimators"] == 2 and records[-1]["n_estimators"] is None
+    assert records[-1]["f1_std"] is None  # one fold: no std
+
+
+def test_ranks_use_the_largest_size_and_share_ties():
+    summary = pd.DataFrame(
+        {
+            "dataset": ["a", "a", "a", "a", "b", "b", "b"],
+            "method": ["x", "x", "y", "z", "x", "y", "z"],
+            "n_estimators": pd.array([25, 50, None, None, 50, None, None], dtype="Int64"),
+            "opm_mean": [0.1, 0.9, 0.8, 0.8, 0.5, 0.7, 0.6],
+            "cost_mean": [9.0, 1.0, 2.0, 3.0, 5.0, 4.0, 6.0],
+        }
+    )
+    ranks = rank_methods(summary, "opm")
+    assert ranks.loc["a"].to_dict() == {"x": 1.0, "y": 2.5, "z": 2.5}
+    assert ranks.loc["b"].to_dict() == {"x": 3.0, "y": 1.0, "z": 2.0}
+    assert ranks.loc["mean rank"].to_dict() == {"x": 2.0, "y": 1.75, "z": 2.25}
+    cost_ranks = rank_methods(summary, "cost")  # lower is better
+    assert cost_ranks.loc["a"].to_dict() == {"x": 1.0, "y": 2.0, "z": 3.0}
+    with pytest.raises(ValueError, match="metric 'savings' is not in the summary"):
+        rank_methods(summary, "savings")
+
+
+def test_friedman_statistic_and_nemenyi_critical_difference():
+    ranks = pd.DataFrame(
+        {"x": [1.0, 1.0, 2.0, 1.0], "y": [2.0, 3.0, 1.0, 2.0], "z": [3.0, 2.0, 3.0, 3.0]},
+        index=["a", "b", "c", "d"],
+    )
+    result = friedman_test(ranks)
+    expected = stats.friedmanchisquare([1, 1, 2, 1], [2, 3, 1, 2], [3, 2, 3, 3])
+    assert result["statistic"] == pytest.approx(expected.statistic)
+    assert result["p_value"] == pytest.approx(expected.pvalue)
+    # Demsar (2006), Table 5(a): q_0.05 = 2.343 for k = 3; CD = q sqrt(k (k + 1) / (6 N)).
+    assert result["critical_difference"] == pytest.approx(2.343 * math.sqrt(3 * 4 / (6 * 4)), abs=1e-3)
+    assert friedman_test(ranks.iloc[:1]) is None
+    assert friedman_test(ranks[["x", "y"]]) is None
+
+
+def test_child_run_payload(results):
+    payload = child_run_payload(results[:2])
+    assert payload["metrics"]["f1_mean"] == pytest.approx(0.7)
+    assert payload["metrics"]["f1_T2_mean"] == pytest.approx(0.5)
+    assert payload["metrics"]["folds"] == 2 and payload["metrics"]["failed_folds"] == 0
+    assert payload["fold_metrics"]["fold_f1"] == pytest.approx([0.6, 0.8])
+    assert payload["fold_metrics"]["fold_negative_cost"] == [0.3, 0.5]
+    assert payload["staged"]["staged_f1"] == pytest.approx({2: 0.5, 4: 0.7})
+    assert payload["curves"]["trace_alpha"] == pytest.approx([2.0, 3.0, 3.0])  # mean over folds per round
+    assert payload["params"] == {"n_estimators": "4"}
+    failed_only = child_run_payload(results[3:])
+    assert failed_only["metrics"] == {"folds": 0.0, "failed_folds": 1.0}
+
+
+def test_progress_counts_and_estimates_the_time_left():
+    now = [100.0]
+    progress = Progress(total=10, skipped=4, clock=lambda: now[0])
+    assert progress.line() == "cells 4/10 (4 resumed, 0 failed) elapsed 00:00 ETA --:--"
+    now[0] = 130.0
+    assert progress.update({"status": "ok"}) == "cells 5/10 (4 resumed, 0 failed) elapsed 00:30 ETA 02:30"
+    now[0] = 160.0
+    assert progress.update({"status": "failed"}) == "cells 6/10 (4 resumed, 1 failed) elapsed 01:00 ETA 02:00"

@@ -1,0 +1,123 @@
+"""MLflow plumbing on a real sqlite tracking store (tasks.track)."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from tasks import track
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory):
+    root = tmp_path_factory.mktemp("mlflow")
+    uri = f"sqlite:///{root / 'mlflow.db'}"
+    client = track.tracking_client(uri)
+    experiment_id = track.ensure_experiment(client, "unit", artifact_location=(root / "artifacts").as_uri())
+    return uri, client, experiment_id
+
+
+def test_default_store_is_inside_the_project_unless_overridden(monkeypatch):
+    monkeypatch.delenv("MLFLOW_TRACKING_URI", raising=False)
+    assert track.default_tracking_uri() == f"sqlite:///{track.PROJECT_ROOT}/.cslearn/mlflow/mlflow.db"
+    monkeypatch.setenv("MLFLOW_TRACKING_URI", "http://127.0.0.1:5999")
+    assert track.default_tracking_uri() == "http://127.0.0.1:5999"
+
+
+def test_experiments_are_created_once_with_an_absolute_artifact_location(store, tmp_path):
+    uri, client, experiment_id = store
+    assert track.ensure_experiment(client, "unit") == experiment_id
+    created = track.ensure_experiment(client, "second")
+    location = client.get_experiment(created).artifact_location
+    assert location == (track.default_artifact_root() / "second").as_uri()
+    client.delete_experiment(created)
+    with pytest.raises(ValueError, match="experiment 'second' is deleted"):
+        track.ensure_experiment(client, "second")
+
+
+@pytest.mark.parametrize(
+    ("error", "status"),
+    [(None, "FINISHED"), (RuntimeError("boom"), "FAILED"), (KeyboardInterrupt(), "KILLED")],
+)
+def test_tracked_run_never_reports_an_unfinished_run_as_finished(store, error, status):
+    _, client, experiment_id = store
+    run_ids = []
+    try:
+        with track.tracked_run(client, experiment_id, run_name="r", tags={"a": 1, "skipped": None}) as run_id:
+            run_ids.append(run_id)
+            assert client.get_run(run_id).info.status == "RUNNING"
+            if error is not None:
+                raise error
+    except (RuntimeError, KeyboardInterrupt):
+        pass
+    run = client.get_run(run_ids[0])
+    assert run.info.status == status
+    assert run.data.tags["a"] == "1" and "skipped" not in run.data.tags
+
+
+def test_child_run_content_and_link_to_the_parent(store):
+    uri, client, experiment_id = store
+    with track.tracked_run(client, experiment_id, run_name="parent") as parent_id:
+        child_id = track.log_child_run(
+            uri,
+            experiment_id,
+            parent_id,
+            run_name="d / m",
+            params={"method": "m", "n_estimators": [25, 50]},
+            metrics={"f1_mean": 0.75},
+            fold_metrics={"fold_f1": [0.7, 0.8]},
+            curves={"trace_alpha": [0.9, 0.5, 0.1]},
+            step_metrics={"staged_f1": {25: 0.6, 50: 0.75}},
+            tags={"dataset": "d"},
+        )
+        failed_id = track.log_child_run(
+            uri, experiment_id, parent_id, run_name="d / bad", params={}, metrics={}, failed=True
+        )
+    child = client.get_run(child_id)
+    assert child.info.status == "FINISHED" and client.get_run(failed_id).info.status == "FAILED"
+    assert child.data.tags["mlflow.parentRunId"] == parent_id and child.data.tags["dataset"] == "d"
+    assert child.data.params == {"method": "m", "n_estimators": "[25, 50]"}
+    assert child.data.metrics["f1_mean"] == 0.75
+
+    def history(key):
+        return [(metric.step, metric.value) for metric in client.get_metric_history(child_id, key)]
+
+    assert history("fold_f1") == [(0, 0.7), (1, 0.8)]
+    assert history("trace_alpha") == [(1, 0.9), (2, 0.5), (3, 0.1)]
+    assert sorted(history("staged_f1")) == [(25, 0.6), (50, 0.75)]
+
+
+def test_metrics_and_params_beyond_one_batch(store):
+    _, client, experiment_id = store
+    with track.tracked_run(client, experiment_id, run_name="big") as run_id:
+        track.log_metrics(client, run_id, {f"m{i}": float(i) for i in range(1500)})
+        track.log_params(client, run_id, {f"p{i}": "x" * 7000 for i in range(150)})
+        track.log_curves(client, run_id, {"curve": list(range(1200))})
+    run = client.get_run(run_id)
+    assert len(run.data.metrics) == 1501 and run.data.metrics["m1499"] == 1499.0
+    assert len(run.data.params) == 150 and len(run.data.params["p0"]) == 6000
+    assert len(client.get_metric_history(run_id, "curve")) == 1200
+
+
+def test_tables_are_logged_as_csv_and_parquet(store, tmp_path):
+    _, client, experiment_id = store
+    frame = pd.DataFrame({"method": ["a", "b"], "f1": [0.5, 0.25]})
+    with track.tracked_run(client, experiment_id, run_name="tables") as run_id:
+        paths = track.log_table(client, run_id, frame, "results")
+    assert paths == ["results/results.csv", "results/results.parquet"]
+    local = client.download_artifacts(run_id, "results", str(tmp_path))
+    pd.testing.assert_frame_equal(pd.read_csv(f"{local}/results.csv"), frame)
+    pd.testing.assert_frame_equal(pd.read_parquet(f"{local}/results.parquet"), frame)
+
+
+def test_end_run_rejects_a_non_terminal_status(store):
+    _, client, experiment_id = store
+    with track.tracked_run(client, experiment_id, run_name="s") as run_id:
+        with pytest.raises(ValueError, match="FINISHED, FAILED or KILLED, got 'RUNNING'"):
+            track.end_run(client, run_id, "RUNNING")
+
+
+def test_git_commit_of_the_work_tree(tmp_path):
+    commit = track.git_commit()
+    assert commit is None or len(commit) == 40
+    assert track.git_commit(tmp_path) is None

@@ -1,0 +1,154 @@
+"""Building registered estimators and the AdaCC paper's cost selection (tasks.train)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.datasets import load_breast_cancer
+from sklearn.linear_model import LogisticRegression
+from sklearn.model_selection import StratifiedKFold
+
+from algorithms.metrics import f1
+from tasks.train import (
+    build_estimator,
+    fit_estimator,
+    fit_with_cost_selection,
+    has_class_costs,
+    select_negative_cost,
+)
+
+GRID = (0.1, 0.3, 0.5, 0.7, 1.0)
+
+
+class ClassCostLogistic(ClassifierMixin, BaseEstimator):
+    """Logistic regression with class costs C+ = 1 and C- = ``negative_cost`` as class weights."""
+
+    def __init__(self, negative_cost=1.0):
+        self.negative_cost = negative_cost
+
+    def fit(self, X, y, sample_weight=None, *, cost_matrix=None):
+        self.fit_costs_ = cost_matrix
+        self.model_ = LogisticRegression(class_weight={0: self.negative_cost, 1: 1.0}, max_iter=2000)
+        self.model_.fit(X, y, sample_weight=sample_weight)
+        self.classes_ = self.model_.classes_
+        return self
+
+    def predict(self, X):
+        return self.model_.predict(X)
+
+
+@pytest.fixture(scope="module")
+def data():
+    features, target = load_breast_cancer(return_X_y=True)
+    features = (features - features.mean(axis=0)) / features.std(axis=0)
+    # Few, noisy features so that C- really moves the decision boundary.
+    return features[:, :3], 1 - target
+
+
+def _f1_of(negative_cost, train_x, train_y, test_x, test_y):
+    model = ClassCostLogistic(negative_cost).fit(train_x, train_y)
+    return f1(test_y, model.predict(test_x))
+
+
+def test_training_f1_selection_picks_the_best_candidate_and_returns_it_fitted(data):
+    features, target = data
+    best, scores, fitted = select_negative_cost(ClassCostLogistic(), features, target, negative_costs=GRID)
+    expected = {cost: _f1_of(cost, features, target, features, target) for cost in GRID}
+    assert scores == pytest.approx(expected)
+    assert best == max(GRID, key=lambda cost: (expected[cost], cost))
+    assert len(set(np.round(list(expected.values()), 6))) > 1  # the grid matters on this data
+    assert fitted.negative_cost == best
+    assert np.array_equal(
+        fitted.predict(features), ClassCostLogistic(best).fit(features, target).predict(features)
+    )
+
+
+def test_inner_cv_selection_averages_inner_folds(data):
+    features, target = data
+    best, scores, fitted = select_negative_cost(
+        ClassCostLogistic(),
+        features,
+        target,
+        negative_costs=GRID,
+        mode="inner-cv",
+        inner_folds=3,
+        random_state=5,
+    )
+    folds = list(StratifiedKFold(3, shuffle=True, random_state=5).split(features, target))
+    for cost in GRID:
+        expected = np.mean([_f1_of(cost, features[a], target[a], features[b], target[b]) for a, b in folds])
+        assert scores[cost] == pytest.approx(expected)
+    assert best == max(GRID, key=lambda cost: (scores[cost], cost))
+    assert fitted is None  # the caller refits the winner on the whole training fold
+
+
+def test_validation_selection_and_refit_on_the_training_split(data):
+    features, target = data
+    train, valid = np.arange(0, 400), np.arange(400, 569)
+    result = fit_with_cost_selection(
+        ClassCostLogistic(),
+        features[train],
+        target[train],
+        negative_costs=GRID,
+        validation=(features[valid], target[valid]),
+    )
+    expected = {
+        cost: _f1_of(cost, features[train], target[train], features[valid], target[valid]) for cost in GRID
+    }
+    assert result.selection_scores == pytest.approx(expected)
+    assert result.negative_cost == max(GRID, key=lambda cost: (expected[cost], cost))
+    refit = ClassCostLogistic(result.negative_cost).fit(features[train], target[train])
+    assert np.array_equal(result.model.predict(features), refit.predict(features))
+    assert result.fit_seconds > 0
+
+
+def test_ties_go_to_the_larger_negative_cost():
+    # Perfectly separable data: every C- gives training F1 = 1.
+    features = np.array([[0.0], [0.1], [0.2], [5.0], [5.1]])
+    target = np.array([0, 0, 0, 1, 1])
+    best, scores, _ = select_negative_cost(
+        ClassCostLogistic(), features, target, negative_costs=(0.2, 0.9, 0.5)
+    )
+    assert set(scores.values()) == {1.0}
+    assert best == 0.9
+
+
+def test_no_selection_without_class_costs_or_with_a_cost_matrix(data):
+    features, target = data
+    plain = fit_with_cost_selection(LogisticRegression(max_iter=500), features, target)
+    assert plain.negative_cost is None and plain.selection_scores == {}
+    costs = np.tile([1.0, 5.0, 0.0, 0.0], (len(target), 1))
+    example_dependent = fit_with_cost_selection(ClassCostLogistic(), features, target, cost_matrix=costs)
+    assert example_dependent.negative_cost is None
+    assert example_dependent.model.fit_costs_ is costs
+    off = fit_with_cost_selection(ClassCostLogistic(0.4), features, target, cost_selection="none")
+    assert off.negative_cost is None and off.model.negative_cost == 0.4
+    assert has_class_costs(ClassCostLogistic()) and not has_class_costs(LogisticRegression())
+
+
+def test_selection_errors_are_explicit(data):
+    features, target = data
+    with pytest.raises(ValueError, match="unknown cost selection mode 'grid'"):
+        select_negative_cost(ClassCostLogistic(), features, target, negative_costs=GRID, mode="grid")
+    with pytest.raises(ValueError, match="needs validation="):
+        select_negative_cost(ClassCostLogistic(), features, target, negative_costs=GRID, mode="validation")
+    with pytest.raises(ValueError, match="at least one candidate"):
+        select_negative_cost(ClassCostLogistic(), features, target, negative_costs=())
+
+
+def test_build_estimator_from_the_registry():
+    model = build_estimator("adaboost", {"n_estimators": 7}, random_state=3)
+    assert model.get_params()["n_estimators"] == 7 and model.get_params()["random_state"] == 3
+    assert build_estimator("adaboost", {"random_state": 1}, random_state=3).get_params()["random_state"] == 1
+    with pytest.raises(ValueError, match="unknown method 'no-such-method'; registered methods: .*adaboost"):
+        build_estimator("no-such-method")
+    with pytest.raises(ValueError, match=r"method 'adaboost' has no parameter\(s\) \['depth'\]"):
+        build_estimator("adaboost", {"depth": 3})
+
+
+def test_fit_estimator_passes_the_cost_matrix_only_when_given(data):
+    features, target = data
+    assert fit_estimator(ClassCostLogistic(), features, target).fit_costs_ is None
+    costs = np.ones((len(target), 4))
+    assert fit_estimator(ClassCostLogistic(), features, target, costs).fit_costs_ is costs
