@@ -32,7 +32,7 @@ from scipy.special import expit
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import HasMethods, Interval
-from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
 from algorithms.boosting import _rules
@@ -259,6 +259,8 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
         partial ensemble ``H_{1:t}`` on the training set (weighted by ``sample_weight``),
         ``positive_weight_share`` (share of ``D^{t+1}`` on the positive class), ``positive_cost`` and
         ``negative_cost`` (what a misclassified positive / negative cost in the round).
+    final_distribution_ : ndarray of shape (n_samples,)
+        The distribution ``D^{T+1}`` over the training samples after the last kept round's update.
     stop_reason_ : str
         Why boosting stopped: ``"n_estimators"``, ``"perfect learner"``, ``"non-positive alpha"`` or
         ``"degenerate weights"``.
@@ -333,6 +335,7 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
         cumulative_votes = np.zeros(X.shape[0])
         self.estimators_, vote_weights, trace = [], [], {key: [] for key in TRACE_KEYS}
         self.stop_reason_ = "n_estimators"
+        self.final_distribution_ = weights
 
         for _ in range(self.n_estimators):
             seed = int(random_state.randint(np.iinfo(np.int32).max))
@@ -372,6 +375,7 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
             if new_weights is None:
                 self.stop_reason_ = "degenerate weights"
                 break
+            self.final_distribution_ = new_weights
             if rules.stop_after(state):
                 self.stop_reason_ = "perfect learner"
                 break
@@ -398,15 +402,17 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
             raise ValueError(f"{name} needs two classes in y, but y has only one class: {self.classes_[0]!r}")
         if self.classes_.size > 2:
             raise ValueError(
-                f"{name} is a binary classifier; y has {self.classes_.size} classes "
-                f"{self.classes_.tolist()}, expected exactly two"
+                f"Only binary classification is supported. The type of the target is {type_of_target(y)}: "
+                f"y has {self.classes_.size} classes {self.classes_.tolist()}, {name} needs exactly two"
             )
         n_samples = y.shape[0]
-        if sample_weight is not None and np.shape(sample_weight) not in ((n_samples,), ()):
-            raise ValueError(
-                f"sample_weight has shape {np.shape(sample_weight)} but X and y have {n_samples} samples; "
-                f"expected shape ({n_samples},)"
-            )
+        if sample_weight is not None:
+            sample_weight = np.asarray(sample_weight)
+            if sample_weight.shape not in ((n_samples,), ()):
+                raise ValueError(
+                    f"sample_weight has shape {sample_weight.shape} but X and y have {n_samples} samples; "
+                    f"expected shape ({n_samples},)"
+                )
         class_mass = _check_sample_weight(sample_weight, np.empty((n_samples, 0)), ensure_non_negative=True)
         mass_by_class = np.array([class_mass[y == label].sum() for label in self.classes_])
         if (mass_by_class <= 0).any():

@@ -34,7 +34,7 @@ class AdaBoost(BaseBoostingClassifier):
     Attributes
     ----------
     estimators_, estimator_weights_, estimator_errors_, vote_weights_, classes_, pos_label_, n_features_in_, \
-trace_, stop_reason_
+trace_, final_distribution_, stop_reason_
         See :class:`~algorithms.boosting._base.BaseBoostingClassifier`.
     """
 
