@@ -22,12 +22,24 @@ class DataValidationError(ValueError):
         self.failure_cases = failure_cases
 
 
+_FRAME_CHECK_WORDING = {
+    "column_in_dataframe": "missing column",
+    "column_in_schema": "unexpected column (the model is strict)",
+}
+
+
 def summarize_failure_cases(failure_cases: pd.DataFrame, *, samples: int = SAMPLES_SHOWN) -> list[str]:
-    """One line per failing (column, check): how many failures, sample values and sample row indices."""
+    """One line per failing (column, check): how many failures, sample values and sample row indices.
+
+    Missing and unexpected columns (pandera reports them against the whole frame) are named as such.
+    """
     lines = []
     cases = failure_cases.astype({"column": "object", "check": "object"}).fillna({"column": "<frame>"})
     for (column, check), group in cases.groupby(["column", "check"], sort=False, dropna=False):
         values = [repr(value) for value in group["failure_case"].head(samples)]
+        if check in _FRAME_CHECK_WORDING:
+            lines.append(f"{_FRAME_CHECK_WORDING[check]}: {', '.join(values)} ({check})")
+            continue
         rows = [int(index) for index in group["index"].dropna().head(samples)]
         line = f"column {column!r} failed {check}: {len(group)} case(s), e.g. {', '.join(values)}"
         if rows:

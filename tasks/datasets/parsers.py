@@ -17,20 +17,20 @@ from scipy.io import arff
 from tasks.datasets.sources import FetchedFiles, read_member_bytes
 
 
-def _read_csv(stream, **options) -> pd.DataFrame:
+def _read_csv(stream, member: str, **options) -> pd.DataFrame:
     try:
         return pd.read_csv(stream, **options)
     except pd.errors.EmptyDataError as error:
-        raise ValueError("the file is empty: expected a header line and at least one data row") from error
+        raise ValueError(f"{member} is empty: expected a header line and at least one data row") from error
     except pd.errors.ParserError as error:
-        raise ValueError(f"the file is not valid delimited text: {error}") from error
+        raise ValueError(f"{member} is not valid delimited text: {error}") from error
 
 
 def read_delimited(files: FetchedFiles, *, member: str, separator: str = ",", compression: str | None = None,
                    column_names: tuple[str, ...] | None = None, missing_values: tuple[str, ...] = ()) -> pd.DataFrame:
     """A delimited text file with a header line (or with ``column_names`` when it has none)."""
     return _read_csv(
-        read_member_bytes(files, member), sep=separator, compression=compression,
+        read_member_bytes(files, member), member, sep=separator, compression=compression,
         header=None if column_names else "infer", names=list(column_names) if column_names else None,
         na_values=list(missing_values) or None, keep_default_na=True, skipinitialspace=True,
     )
@@ -47,7 +47,7 @@ def read_keel_headerless(files: FetchedFiles, *, member: str, leading_columns: t
     names = list(leading_columns)
     names += [f"x{index}" for index in range(len(names), width - 1)] + ["label"]
     dtypes = {"label": "str", **{column: "str" for column in leading_columns}}
-    return _read_csv(io.StringIO(text), header=None, names=names, dtype=dtypes, skipinitialspace=True)
+    return _read_csv(io.StringIO(text), member, header=None, names=names, dtype=dtypes, skipinitialspace=True)
 
 
 def read_keel_with_header(files: FetchedFiles, *, member: str) -> pd.DataFrame:
@@ -56,7 +56,7 @@ def read_keel_with_header(files: FetchedFiles, *, member: str) -> pd.DataFrame:
     names = [line.split()[1] for line in lines if line.lower().startswith("@attribute")]
     data_start = next(index for index, line in enumerate(lines) if line.strip().lower() == "@data") + 1
     body = "\n".join(line for line in lines[data_start:] if line.strip())
-    return _read_csv(io.StringIO(body), header=None, names=names, dtype="str", skipinitialspace=True)
+    return _read_csv(io.StringIO(body), member, header=None, names=names, dtype="str", skipinitialspace=True)
 
 
 def read_arff(files: FetchedFiles, *, member: str) -> pd.DataFrame:
@@ -75,7 +75,7 @@ def read_adult(files: FetchedFiles, *, train_member: str, test_member: str, colu
     """UCI adult: ``adult.data`` then ``adult.test`` (whose first line is a comment) in one frame."""
     parts = []
     for member, skip in ((train_member, 0), (test_member, 1)):
-        parts.append(_read_csv(read_member_bytes(files, member), header=None, names=list(column_names),
+        parts.append(_read_csv(read_member_bytes(files, member), member, header=None, names=list(column_names),
                                skiprows=skip, skipinitialspace=True))
     return pd.concat(parts, ignore_index=True)
 
@@ -84,7 +84,7 @@ def read_communities(files: FetchedFiles, *, member: str, names_member: str) -> 
     """UCI communities and crime: headerless ``communities.data``; column names from its ``.names`` file."""
     lines = read_member_bytes(files, names_member).read().decode().splitlines()
     names = [line.split()[1] for line in lines if line.startswith("@attribute")]
-    return _read_csv(read_member_bytes(files, member), header=None, names=names, na_values=["?"],
+    return _read_csv(read_member_bytes(files, member), member, header=None, names=names, na_values=["?"],
                      dtype={"communityname": "str"})
 
 
@@ -115,4 +115,4 @@ def read_user_table(files: FetchedFiles, *, member: str) -> pd.DataFrame:
     """A user's own file: parquet if the name ends in ``.parquet``/``.pq``, else CSV with a header line."""
     if member.lower().endswith((".parquet", ".pq")):
         return pd.read_parquet(read_member_bytes(files, member))
-    return _read_csv(read_member_bytes(files, member))
+    return _read_csv(read_member_bytes(files, member), member)
