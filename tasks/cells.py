@@ -133,12 +133,19 @@ class CellStore:
         handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=".tmp-", suffix=".json")
         try:
             with os.fdopen(handle, "w") as stream:
-                json.dump(result, stream)
+                json.dump(result, stream, default=_json_default)
             os.replace(temporary, target)
         except BaseException:
             Path(temporary).unlink(missing_ok=True)
             raise
         return target
+
+
+def _json_default(value):
+    """numpy scalars and arrays in results (e.g. cost model parameters) as plain JSON values."""
+    if isinstance(value, np.generic | np.ndarray):
+        return value.tolist()
+    raise TypeError(f"cell results must be JSON-serialisable; got {type(value).__name__}")
 
 
 def _load_dataset(name: str):
@@ -182,16 +189,18 @@ def describe_dataset_task(name: str) -> DatasetInfo:
 
 
 def _cost_matrices(spec: CellSpec, features, target, split):
-    """Per-example costs of the training and test rows from a cost model fit on the training rows only."""
-    if spec.cost_model is None:
-        return None, None
-    from tasks.costs import COST_MODELS
+    """Per-example costs of the training and test rows from a cost model fit on the training rows only.
 
-    cost_model = COST_MODELS[spec.cost_model]()
-    cost_model.fit(features.iloc[split.train], target[split.train])
-    return cost_model.cost_matrix(features.iloc[split.train]), cost_model.cost_matrix(
-        features.iloc[split.test]
-    )
+    Returns ``(train costs, test costs, cost model parameters)``; all ``None`` without a cost model.
+    """
+    if spec.cost_model is None:
+        return None, None, None
+    from tasks.costs import fit_cost_model
+
+    cost_model = fit_cost_model(spec.cost_model, features.iloc[split.train], target[split.train])
+    train_costs = cost_model.cost_matrix(features.iloc[split.train])
+    test_costs = cost_model.cost_matrix(features.iloc[split.test])
+    return train_costs, test_costs, cost_model.params()
 
 
 def _evaluate(spec: CellSpec, model, staged: bool, features, target, cost_matrix) -> list[dict]:
@@ -235,7 +244,7 @@ def compute_cell(spec: CellSpec, store: CellStore | None = None) -> dict:
             holdout_test_fraction=spec.holdout_test_fraction,
             tvt_fractions=spec.tvt_fractions,
         )
-        train_costs, test_costs = _cost_matrices(spec, frame, target, split)
+        train_costs, test_costs, cost_params = _cost_matrices(spec, frame, target, split)
         estimator = build_estimator(
             spec.method, spec.method_params, random_state=derive_seed(spec.seed, spec.repeat, spec.fold, 2)
         )
@@ -262,6 +271,7 @@ def compute_cell(spec: CellSpec, store: CellStore | None = None) -> dict:
             selection_scores={str(cost): score for cost, score in fitted.selection_scores.items()},
             params={key: repr(value) for key, value in fitted.model.get_params(deep=False).items()},
             curves=trace_curves(fitted.model),
+            cost_model_params=cost_params,
             fit_seconds=fitted.fit_seconds,
             n_train=int(split.train.size),
             n_test=int(split.test.size),
