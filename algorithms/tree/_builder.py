@@ -56,6 +56,7 @@ def grow_tree(X, y01, costs, sample_weight, criterion: Criterion, limits: Growth
     cost_masses = weighted_prediction_costs(y01, costs, sample_weight)
     split_masses = cost_masses if criterion.cost_masses else class_masses
     goes_left = np.zeros(X.shape[0], dtype=bool)
+    features_by_row = np.ascontiguousarray(X.T)
     all_features = np.arange(n_features)
 
     nodes = {name: [] for name in NodeArrays.FIELDS}
@@ -96,7 +97,7 @@ def grow_tree(X, y01, costs, sample_weight, criterion: Criterion, limits: Growth
         else:
             features = all_features
         split = best_split(
-            X,
+            features_by_row,
             node_order,
             split_masses,
             features,

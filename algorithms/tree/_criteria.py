@@ -18,29 +18,53 @@ A sample weight enters every criterion as a multiplicity: weight 2 counts like t
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
-__all__ = ["CRITERIA", "Criterion"]
-
-
-def _cost_impurity(mass0, mass1):
-    return np.minimum(mass0, mass1)
+__all__ = ["CRITERIA", "Criterion", "cost_impurity", "entropy_impurity", "gini_impurity", "weighted_prediction_costs"]
 
 
-def _gini_impurity(mass0, mass1):
+@njit(cache=True, nogil=True)
+def cost_impurity(mass0, mass1):
+    """``I_c(S) = min(Cost(f0(S)), Cost(f1(S)))`` (CSDT Eq. 10); the masses are the two costs."""
+    return min(mass0, mass1)
+
+
+@njit(cache=True, nogil=True)
+def gini_impurity(mass0, mass1):
+    """Two-class Gini ``2 pi (1 - pi)`` with ``pi = mass1 / (mass0 + mass1)`` (CSDT Section 3); 0 if empty."""
     total = mass0 + mass1
-    with np.errstate(invalid="ignore", divide="ignore"):
-        positive_fraction = np.where(total > 0, mass1 / np.where(total > 0, total, 1.0), 0.0)
+    if total <= 0.0:
+        return 0.0
+    positive_fraction = mass1 / total
     return 2.0 * positive_fraction * (1.0 - positive_fraction)
 
 
-def _entropy_impurity(mass0, mass1):
-    total = np.where(mass0 + mass1 > 0, mass0 + mass1, 1.0)
-    entropy = np.zeros(np.broadcast(mass0, mass1).shape)
-    for mass in (np.broadcast_to(mass0, entropy.shape), np.broadcast_to(mass1, entropy.shape)):
-        fraction = mass / total
-        with np.errstate(invalid="ignore", divide="ignore"):
-            entropy -= np.where(fraction > 0, fraction * np.log2(np.where(fraction > 0, fraction, 1.0)), 0.0)
+@njit(cache=True, nogil=True)
+def entropy_impurity(mass0, mass1):
+    """Entropy ``-pi log2 pi - (1 - pi) log2 (1 - pi)`` (CSDT Section 3); 0 if empty."""
+    total = mass0 + mass1
+    entropy = 0.0
+    if total <= 0.0:
+        return entropy
+    for mass in (mass0, mass1):
+        if mass > 0.0:
+            fraction = mass / total
+            entropy -= fraction * np.log2(fraction)
     return entropy
+
+
+@njit(cache=True, nogil=True, inline="always")
+def impurity_by_code(code, mass0, mass1):
+    """Impurity of criterion number ``code`` (:attr:`Criterion.code`) for the compiled split scan.
+
+    numba caches kernels on disk only when they take no function arguments, so the scan receives the
+    criterion's number rather than its impurity function; the branch is resolved once per call in machine code.
+    """
+    if code == 0:
+        return cost_impurity(mass0, mass1)
+    if code == 1:
+        return gini_impurity(mass0, mass1)
+    return entropy_impurity(mass0, mass1)
 
 
 class Criterion:
@@ -50,8 +74,10 @@ class Criterion:
     ----------
     name : str
         Key in :data:`CRITERIA`.
-    impurity : callable
-        ``impurity(mass0, mass1) -> ndarray`` (vectorised).
+    code : int
+        Number of the criterion in :func:`impurity_by_code`.
+    impurity : numba function
+        ``impurity(mass0, mass1) -> float`` of one node, compiled so that the split scan calls it inline.
     weighted_gain : bool
         Whether the children's impurities are weighted by their share of the node's mass (Eq. 7) or summed (the
         cost criterion).
@@ -59,8 +85,9 @@ class Criterion:
         Whether the masses are the costs of predicting 0 / 1 (else the weighted class counts).
     """
 
-    def __init__(self, name, impurity, *, weighted_gain, cost_masses):
+    def __init__(self, name, code, impurity, *, weighted_gain, cost_masses):
         self.name = name
+        self.code = code
         self.impurity = impurity
         self.weighted_gain = weighted_gain
         self.cost_masses = cost_masses
@@ -70,15 +97,6 @@ class Criterion:
         if self.cost_masses:
             return weighted_prediction_costs(y01, costs, sample_weight)
         return np.column_stack([sample_weight * (1 - y01), sample_weight * y01])
-
-    def children_impurity(self, left0, left1, right0, right1, weight_left, weight_right):
-        """Impurity of the two children, summed (cost) or weighted by the children's weights (Eq. 7)."""
-        left = self.impurity(left0, left1)
-        right = self.impurity(right0, right1)
-        if not self.weighted_gain:
-            return left + right
-        total = weight_left + weight_right
-        return (weight_left * left + weight_right * right) / np.where(total > 0, total, 1.0)
 
     def leaf_label(self, mass0, mass1):
         """Predicted class of a node: 1 iff mass 1 is strictly cheaper (cost, Eq. 11) or strictly larger."""
@@ -107,7 +125,7 @@ def weighted_prediction_costs(y01, costs, sample_weight):
 
 #: Split criteria by name (like scikit-learn's ``CRITERIA_CLF``).
 CRITERIA: dict[str, Criterion] = {
-    "cost": Criterion("cost", _cost_impurity, weighted_gain=False, cost_masses=True),
-    "gini": Criterion("gini", _gini_impurity, weighted_gain=True, cost_masses=False),
-    "entropy": Criterion("entropy", _entropy_impurity, weighted_gain=True, cost_masses=False),
+    "cost": Criterion("cost", 0, cost_impurity, weighted_gain=False, cost_masses=True),
+    "gini": Criterion("gini", 1, gini_impurity, weighted_gain=True, cost_masses=False),
+    "entropy": Criterion("entropy", 2, entropy_impurity, weighted_gain=True, cost_masses=False),
 }
