@@ -28,6 +28,7 @@ from schemas.validation import SAMPLES_SHOWN, DataValidationError, validate_fram
 
 __all__ = [
     "CostMatrix",
+    "REPORT_COLUMNS",
     "ReasonableCostMatrix",
     "UNREASONABLE_CONDITIONS",
     "cost_columns",
@@ -76,6 +77,18 @@ UNREASONABLE_CONDITIONS = {
     "false_positive_cost_above_true_negative_cost": f"{CostMatrix.C_FP} > {CostMatrix.C_TN}",
     "false_negative_cost_above_true_positive_cost": f"{CostMatrix.C_FN} > {CostMatrix.C_TP}",
 }
+
+
+#: Columns of the report of :func:`report_unreasonable_rows`.
+REPORT_COLUMNS = [
+    "index",
+    "check",
+    "condition",
+    CostMatrix.C_FP,
+    CostMatrix.C_FN,
+    CostMatrix.C_TP,
+    CostMatrix.C_TN,
+]
 
 
 def cost_columns() -> list[str]:
@@ -175,14 +188,13 @@ def report_unreasonable_rows(frame: pd.DataFrame) -> pd.DataFrame:
 
 def _unreasonable_rows(validated: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The rows breaking a reasonableness condition, and pandera's failure cases, labelled as in the input."""
-    report_columns = ["index", "check", "condition", *cost_columns()]
     by_position = validated.reset_index(drop=True)  # row labels may repeat; positions do not
     try:
         ReasonableCostMatrix.validate(by_position, lazy=True)
     except pa.errors.SchemaErrors as error:
         failures = error.failure_cases
     else:
-        return pd.DataFrame(columns=report_columns), pd.DataFrame()
+        return pd.DataFrame(columns=REPORT_COLUMNS), pd.DataFrame()
     failures = failures[failures["check"].isin(list(UNREASONABLE_CONDITIONS))]
     broken = failures[["index", "check"]].drop_duplicates().sort_values(["index", "check"], kind="stable")
     positions = broken["index"].to_numpy(dtype=int)
@@ -190,4 +202,4 @@ def _unreasonable_rows(validated: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFr
     report["condition"] = report["check"].map(UNREASONABLE_CONDITIONS)
     costs = by_position.iloc[positions].reset_index(drop=True)
     failures = failures.assign(index=validated.index[failures["index"].to_numpy(dtype=int)])
-    return pd.concat([report, costs], axis=1)[report_columns], failures
+    return pd.concat([report, costs], axis=1)[REPORT_COLUMNS], failures

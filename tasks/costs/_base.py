@@ -11,7 +11,7 @@ Parameters are stored by ``__init__`` and nothing else (scikit-learn's conventio
 
 from __future__ import annotations
 
-from abc import abstractmethod
+from abc import ABC, abstractmethod
 from dataclasses import dataclass
 
 import numpy as np
@@ -34,7 +34,7 @@ class MonetaryColumn:
     allow_negative: bool = False
 
 
-class CostModel(BaseEstimator):
+class CostModel(BaseEstimator, ABC):
     """Base class of the business cost models; subclasses bind one table of the CSDT paper.
 
     Subclasses define ``__init__`` (storing keyword parameters only), ``_parameter_constraints`` (checked by

