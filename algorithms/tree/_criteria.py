@@ -1,13 +1,15 @@
-"""Split criteria of the decision tree: the example-dependent cost impurity and the classical Gini and entropy.
+"""Split criteria of the decision tree: the example-dependent cost impurity and the classical Gini and
+entropy.
 
 Every criterion describes a node by two additive *masses* per sample, so that the masses of any left child are
 a cumulative sum over the samples sorted by a feature (the basis of the exact O(n) split search):
 
 - ``"cost"`` (CSDT paper, Eq. 10-11): mass 0 = the weighted cost of predicting the sample negative,
   ``w_i (y_i C_FN,i + (1 - y_i) C_TN,i)``; mass 1 = the weighted cost of predicting it positive,
-  ``w_i (y_i C_TP,i + (1 - y_i) C_FP,i)``. The node's masses are ``Cost(f0(S))`` and ``Cost(f1(S))`` (Eq. 2-3),
-  its impurity is their minimum (Eq. 10), its label the cheaper class with ties going to 0 (Eq. 11), and the gain
-  of a split is **unweighted**: ``I(S) - (I(S_l) + I(S_r))`` (Section 4.1 uses Eq. 7 without the size ratios).
+  ``w_i (y_i C_TP,i + (1 - y_i) C_FP,i)``. The node's masses are ``Cost(f0(S))`` and ``Cost(f1(S))`` (Eq.
+  2-3), its impurity is their minimum (Eq. 10), its label the cheaper class with ties going to 0 (Eq. 11),
+  and the gain of a split is **unweighted**: ``I(S) - (I(S_l) + I(S_r))`` (Section 4.1 uses Eq. 7 without the
+  size ratios).
 - ``"gini"`` / ``"entropy"`` (Eq. 7 and Section 3): masses are the weighted class counts; impurity
   ``2 pi (1 - pi)`` (the two-class Gini ``1 - pi^2 - (1 - pi)^2``) or ``-pi log2 pi - (1 - pi) log2(1 - pi)``;
   the gain weights the children by their share of the node's weight; the label is the weighted majority class.
@@ -20,7 +22,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["CRITERIA", "Criterion", "cost_impurity", "entropy_impurity", "gini_impurity", "weighted_prediction_costs"]
+__all__ = [
+    "CRITERIA",
+    "Criterion",
+    "cost_impurity",
+    "entropy_impurity",
+    "gini_impurity",
+    "weighted_prediction_costs",
+]
 
 
 @njit(cache=True, nogil=True)
@@ -58,7 +67,8 @@ def impurity_by_code(code, mass0, mass1):
     """Impurity of criterion number ``code`` (:attr:`Criterion.code`) for the compiled split scan.
 
     numba caches kernels on disk only when they take no function arguments, so the scan receives the
-    criterion's number rather than its impurity function; the branch is resolved once per call in machine code.
+    criterion's number rather than its impurity function; the branch is resolved once per call in machine
+    code.
     """
     if code == 0:
         return cost_impurity(mass0, mass1)
@@ -79,8 +89,8 @@ class Criterion:
     impurity : numba function
         ``impurity(mass0, mass1) -> float`` of one node, compiled so that the split scan calls it inline.
     weighted_gain : bool
-        Whether the children's impurities are weighted by their share of the node's mass (Eq. 7) or summed (the
-        cost criterion).
+        Whether the children's impurities are weighted by their share of the node's mass (Eq. 7) or summed
+        (the cost criterion).
     cost_masses : bool
         Whether the masses are the costs of predicting 0 / 1 (else the weighted class counts).
     """

@@ -27,13 +27,16 @@ def _names(estimator, feature_names):
 
 def _leaf_summary(estimator, node, decimals):
     tree = estimator.tree_
-    label = estimator.classes_[estimator.positive_index_ if tree.label[node] == 1 else 1 - estimator.positive_index_]
+    label = estimator.classes_[
+        estimator.positive_index_ if tree.label[node] == 1 else 1 - estimator.positive_index_
+    ]
     cost = tree.cost[node, tree.label[node]]
     return f"class: {label} (samples {tree.n_node_samples[node]}, cost {cost:.{decimals}f})"
 
 
 def export_text(estimator, *, feature_names=None, decimals=2):
-    """Render the tree as indented text, one ``|---`` line per branch and leaf (like sklearn's ``export_text``).
+    """Render the tree as indented text, one ``|---`` line per branch and leaf (like sklearn's
+    ``export_text``).
 
     Parameters
     ----------
@@ -83,7 +86,9 @@ def export_graphviz(estimator, *, feature_names=None, decimals=2):
             text = _leaf_summary(estimator, node, decimals)
         else:
             text = f"{names[tree.feature[node]]} <= {tree.threshold[node]:.{decimals}f}"
-        text += f"\\nsamples = {tree.n_node_samples[node]}\\nclass counts = [{counts}]\\ncost(0, 1) = [{costs}]"
+        text += (
+            f"\\nsamples = {tree.n_node_samples[node]}\\nclass counts = [{counts}]\\ncost(0, 1) = [{costs}]"
+        )
         lines.append(f'{node} [label="{text.replace(chr(34), chr(39))}"];')
     for node in np.flatnonzero(tree.children_left != LEAF):
         lines.append(f'{node} -> {tree.children_left[node]} [label="True"];')

