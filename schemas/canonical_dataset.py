@@ -17,6 +17,10 @@ from pandera.typing import Series
 #: Name of the target column inside the cached parquet (features are every other column).
 TARGET_COLUMN = "target"
 
+#: Order of the cost columns: ``algorithms.metrics.COST_COLUMNS`` (repeated, not imported: importing
+#: ``algorithms`` loads every estimator, which the data layer and the CLI do not need).
+COST_COLUMN_NAMES = ("C_FP", "C_FN", "C_TP", "C_TN")
+
 #: Prefix of the optional example-dependent cost columns (``cost:C_FP``, ...) of a user's dataset.
 COST_PREFIX = "cost:"
 

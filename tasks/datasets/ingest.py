@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 import pandera.pandas as pa
 
-from algorithms.metrics import COST_COLUMNS
+from schemas.canonical_dataset import COST_COLUMN_NAMES as COST_COLUMNS
 from schemas.canonical_dataset import COST_PREFIX, TARGET_COLUMN, CanonicalDataset
 from schemas.validation import validate_frame
 from tasks.datasets import parsers
