@@ -413,6 +413,13 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
                     f"sample_weight has shape {sample_weight.shape} but X and y have {n_samples} samples; "
                     f"expected shape ({n_samples},)"
                 )
+            invalid = ~np.isfinite(sample_weight.astype(float)) | (sample_weight < 0)
+            if invalid.any():
+                rows = np.flatnonzero(np.broadcast_to(invalid, (n_samples,)))
+                raise ValueError(
+                    f"sample_weight must be finite and non-negative; bad values at rows {rows[:10].tolist()}"
+                    + (" ..." if rows.size > 10 else "")
+                )
         class_mass = _check_sample_weight(sample_weight, np.empty((n_samples, 0)), ensure_non_negative=True)
         mass_by_class = np.array([class_mass[y == label].sum() for label in self.classes_])
         if (mass_by_class <= 0).any():

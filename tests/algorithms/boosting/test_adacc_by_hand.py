@@ -38,6 +38,17 @@ def _rates(votes):
     return fnr, fpr
 
 
+def _costs_as_printed(h, fnr, fpr):
+    """Eq. 6: 1 + FNR for a missed positive if FNR > FPR, 1 + FPR for a false alarm if FPR > FNR, else 1."""
+    costs = [1.0] * N
+    for i in range(N):
+        if SIGNED[i] * h[i] < 0 and SIGNED[i] > 0 and fnr > fpr:
+            costs[i] = 1 + fnr
+        if SIGNED[i] * h[i] < 0 and SIGNED[i] < 0 and fnr < fpr:
+            costs[i] = 1 + fpr
+    return costs
+
+
 def _round_by_hand(variant, formulation, weights, h, votes):
     """One round from D^t, the learner's outputs h and the previous rounds' votes; returns the numbers."""
     wrong = [SIGNED[i] * h[i] < 0 for i in range(N)]
@@ -55,12 +66,7 @@ def _round_by_hand(variant, formulation, weights, h, votes):
     else:
         alpha0 = 0.5 * math.log((1 - error) / error)
         fnr, fpr = _rates([votes[i] + alpha0 * h[i] for i in range(N)])
-        costs = [1.0] * N
-        for i in range(N):
-            if wrong[i] and SIGNED[i] > 0 and fnr > fpr:
-                costs[i] = 1 + fnr
-            if wrong[i] and SIGNED[i] < 0 and fnr < fpr:
-                costs[i] = 1 + fpr
+        costs = _costs_as_printed(h, fnr, fpr)
         c_pos, c_neg = (1 + fnr if fnr > fpr else 1.0), (1 + fpr if fpr > fnr else 1.0)
         correct_mass = sum(costs[i] * weights[i] for i in range(N) if not wrong[i])
         wrong_mass = sum(costs[i] * weights[i] for i in range(N) if wrong[i])
@@ -176,13 +182,6 @@ def test_paper_formulation_stops_when_eq13_fails():
     error = sum(w for w, s, o in zip(first["weights"], SIGNED, h, strict=True) if s * o < 0)
     alpha0 = 0.5 * math.log((1 - error) / error)
     fnr, fpr = _rates([first["votes"][i] + alpha0 * h[i] for i in range(N)])
-    costs = [
-        1 + fnr
-        if (s * o < 0 and s > 0 and fnr > fpr)
-        else 1 + fpr
-        if (s * o < 0 and s < 0 and fpr > fnr)
-        else 1.0
-        for s, o in zip(SIGNED, h, strict=True)
-    ]
+    costs = _costs_as_printed(h, fnr, fpr)
     margin = sum(c * w * s * o for c, w, s, o in zip(costs, first["weights"], SIGNED, h, strict=True))
     assert margin <= 0  # Eq. 13 fails: sum_correct C D <= sum_wrong C D
