@@ -1,0 +1,146 @@
+"""Metrics against hand computations: confusion counts, AUC, OPM, cost and savings (CSDT Eq. 2-4)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from algorithms import metrics
+
+# 3 positives, 5 negatives. Predictions: TP = 2 (rows 0, 1), FN = 1 (row 2), FP = 1 (row 3), TN = 4.
+Y_TRUE = np.array([1, 1, 1, 0, 0, 0, 0, 0])
+Y_PRED = np.array([1, 1, 0, 1, 0, 0, 0, 0])
+# positives score 0.9, 0.8, 0.3; negatives 0.7, 0.2, 0.1, 0.4, 0.05
+# positive-over-negative pairs: 0.9 > all 5, 0.8 > all 5, 0.3 > 0.2, 0.1, 0.05 -> 13 of 15
+Y_SCORE = np.array([0.9, 0.8, 0.3, 0.7, 0.2, 0.1, 0.4, 0.05])
+
+TPR = 2 / 3
+TNR = 4 / 5
+PRECISION = 2 / 3
+F1 = 2 * PRECISION * TPR / (PRECISION + TPR)
+AUC = 13 / 15
+
+
+def test_rates_from_hand_counted_confusion_matrix():
+    assert metrics.tpr(Y_TRUE, Y_PRED) == pytest.approx(TPR)
+    assert metrics.tnr(Y_TRUE, Y_PRED) == pytest.approx(TNR)
+    assert metrics.precision(Y_TRUE, Y_PRED) == pytest.approx(PRECISION)
+    assert metrics.balanced_accuracy(Y_TRUE, Y_PRED) == pytest.approx((TPR + TNR) / 2)
+    assert metrics.f1(Y_TRUE, Y_PRED) == pytest.approx(F1)
+    assert metrics.g_mean(Y_TRUE, Y_PRED) == pytest.approx(math.sqrt(TPR * TNR))
+    assert metrics.accuracy(Y_TRUE, Y_PRED) == pytest.approx(6 / 8)
+
+
+def test_auc_and_opm():
+    assert metrics.auc(Y_TRUE, Y_SCORE) == pytest.approx(AUC)
+    expected_opm = (AUC + (TPR + TNR) / 2 + math.sqrt(TPR * TNR) + F1 + TPR + TNR) / 6
+    assert metrics.opm(Y_TRUE, Y_PRED, Y_SCORE) == pytest.approx(expected_opm)
+    assert math.isnan(metrics.auc(np.ones(4), np.arange(4.0)))
+
+
+def test_pos_label_with_string_labels():
+    labels = np.where(Y_TRUE == 1, "bad", "good")
+    predicted = np.where(Y_PRED == 1, "bad", "good")
+    assert metrics.tpr(labels, predicted, pos_label="bad") == pytest.approx(TPR)
+    assert metrics.tnr(labels, predicted, pos_label="bad") == pytest.approx(TNR)
+    assert metrics.tpr(labels, predicted, pos_label="good") == pytest.approx(TNR)  # roles swap
+    assert metrics.auc(labels, Y_SCORE, pos_label="bad") == pytest.approx(AUC)
+
+
+def test_degenerate_predictions():
+    nothing = np.zeros_like(Y_TRUE)
+    assert metrics.precision(Y_TRUE, nothing) == 0.0
+    assert metrics.f1(Y_TRUE, nothing) == 0.0
+    assert metrics.g_mean(Y_TRUE, nothing) == 0.0
+    assert metrics.tnr(Y_TRUE, nothing) == 1.0
+
+
+def test_mismatched_shapes_are_named():
+    with pytest.raises(ValueError, match=r"y_true has shape \(8,\) but y_pred has shape \(3,\)"):
+        metrics.tpr(Y_TRUE, Y_PRED[:3])
+
+
+# Cost matrix rows [C_FP, C_FN, C_TP, C_TN] for the 8 samples above.
+COSTS = np.array(
+    [
+        [1.0, 10.0, 1.0, 0.0],  # TP: costs C_TP = 1
+        [1.0, 20.0, 1.0, 0.0],  # TP: 1
+        [1.0, 30.0, 1.0, 0.0],  # FN: C_FN = 30
+        [2.0, 0.0, 2.0, 0.0],  # FP: C_FP = 2
+        [2.0, 0.0, 2.0, 0.0],  # TN: 0
+        [2.0, 0.0, 2.0, 0.0],  # TN: 0
+        [2.0, 0.0, 2.0, 0.0],  # TN: 0
+        [2.0, 0.0, 2.0, 0.5],  # TN: C_TN = 0.5
+    ]
+)
+
+
+def test_cost_loss_by_hand():
+    assert metrics.cost_loss(Y_TRUE, Y_PRED, COSTS) == pytest.approx(1 + 1 + 30 + 2 + 0.5)
+    # all negative: the positives cost C_FN (10 + 20 + 30), the negatives C_TN (0.5)
+    assert metrics.cost_loss(Y_TRUE, np.zeros(8), COSTS) == pytest.approx(60.5)
+    # all positive: the positives cost C_TP (3 x 1), the negatives C_FP (5 x 2)
+    assert metrics.cost_loss(Y_TRUE, np.ones(8), COSTS) == pytest.approx(13.0)
+
+
+def test_savings_by_hand():
+    # Cost_l = min(60.5, 13) = 13; savings = (13 - 34.5) / 13, negative: worse than predicting all positive
+    assert metrics.savings_score(Y_TRUE, Y_PRED, COSTS) == pytest.approx((13 - 34.5) / 13)
+    # perfect predictions still pay C_TP = 1 on each of 3 positives and C_TN = 0.5 on row 7
+    assert metrics.savings_score(Y_TRUE, Y_TRUE, COSTS) == pytest.approx((13 - 3.5) / 13)
+    assert metrics.savings_score(Y_TRUE, np.ones(8), COSTS) == pytest.approx(0.0)
+    assert math.isnan(metrics.savings_score(Y_TRUE, Y_PRED, np.zeros((8, 4))))
+
+
+@pytest.mark.parametrize(
+    ("cost_matrix", "message"),
+    [
+        (
+            np.ones((8, 3)),
+            r"shape \(n_samples, 4\) with columns \['C_FP', 'C_FN', 'C_TP', 'C_TN'\]; got shape",
+        ),
+        (np.ones((7, 4)), "cost_matrix has 7 rows but the data has 8 samples"),
+        (
+            np.where(np.arange(32).reshape(8, 4) == 5, np.nan, 1.0),
+            r"NaN or infinite entries in column\(s\) \['C_FN'\] at rows \[1\]",
+        ),
+        (
+            np.where(np.arange(32).reshape(8, 4) == 8, -1.0, 1.0),
+            r"negative entries in column\(s\) \['C_FP'\] at rows \[2\]",
+        ),
+    ],
+    ids=["columns", "rows", "nan", "negative"],
+)
+def test_check_cost_matrix_names_the_problem(cost_matrix, message):
+    with pytest.raises(ValueError, match=message):
+        metrics.cost_loss(Y_TRUE, Y_PRED, cost_matrix)
+
+
+def test_classification_report_dict():
+    report = metrics.classification_report_dict(Y_TRUE, Y_PRED, Y_SCORE, COSTS)
+    assert set(report) == {
+        "tpr",
+        "tnr",
+        "precision",
+        "balanced_accuracy",
+        "f1",
+        "g_mean",
+        "accuracy",
+        "auc",
+        "opm",
+        "cost",
+        "savings",
+    }
+    assert report["cost"] == pytest.approx(34.5)
+    assert report["auc"] == pytest.approx(AUC)
+    assert set(metrics.classification_report_dict(Y_TRUE, Y_PRED)) == {
+        "tpr",
+        "tnr",
+        "precision",
+        "balanced_accuracy",
+        "f1",
+        "g_mean",
+        "accuracy",
+    }
