@@ -106,7 +106,7 @@ def checked_cost_matrix(
     return CheckedCostMatrix(values, cost_characteristic_summary(values), unreasonable)
 
 
-@task(name="derive-cost-matrix", cache_policy=NO_CACHE)
+@task(name="derive_cost_matrix", cache_policy=NO_CACHE)
 def derive_cost_matrix(
     cost_model: str,
     train_features: pd.DataFrame,
