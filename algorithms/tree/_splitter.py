@@ -68,7 +68,7 @@ def _run_ends_at_quantiles(is_run_end, max_thresholds):
     """
     n_features, n_positions = is_run_end.shape
     n_samples = n_positions + 1
-    quantile_positions = np.unique(np.arange(max_thresholds) * n_samples // max_thresholds)
+    quantile_positions = np.unique(np.arange(max_thresholds) * (n_samples - 1) // max_thresholds)
     position_index = np.where(is_run_end, np.arange(n_positions), n_positions)
     next_run_end = np.minimum.accumulate(position_index[:, ::-1], axis=1)[:, ::-1]
     chosen = next_run_end[:, quantile_positions[quantile_positions < n_positions]]
