@@ -1,0 +1,273 @@
+"""AdaMEC-Cal and CGAda-Cal: Platt-calibrated boosting with the minimum-expected-cost decision.
+
+Nikolaou et al. (2016), "Cost-sensitive boosting algorithms: do we really need them?", as used by the AdaCC
+paper (Section 5.2) and fixed by spec section 3: the ensemble's score is calibrated with Platt scaling
+(scikit-learn's ``CalibratedClassifierCV(method="sigmoid")``) on data the ensemble was not trained on, and a
+sample is labelled positive when its calibrated ``p(+|x) > C- / (C+ + C-)``.
+
+Cross-fitting: ``CalibratedClassifierCV(..., ensemble=False)`` with stratified, shuffled folds collects
+out-of-fold scores of ensembles trained on the other folds, fits the sigmoid on them, and then refits one
+ensemble on all the training data; that ensemble's score goes through the sigmoid at prediction time. (The
+authors' code calibrates in-sample with isotonic regression and a complemented threshold; spec section 3 says
+not to copy that.)
+"""
+
+from __future__ import annotations
+
+from numbers import Integral, Real
+from typing import ClassVar
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.calibration import CalibratedClassifierCV
+from sklearn.model_selection import StratifiedKFold
+from sklearn.utils import check_random_state
+from sklearn.utils._param_validation import HasMethods, Interval
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
+
+from algorithms.boosting import _rules
+from algorithms.boosting.adaboost import AdaBoost
+from algorithms.boosting.cgada import CGAda
+from algorithms.metrics import check_cost_matrix
+
+__all__ = ["AdaMECCalibrated", "CGAdaCalibrated", "minimum_expected_cost_threshold"]
+
+
+def minimum_expected_cost_threshold(positive_cost, negative_cost):
+    """Probability above which predicting positive has the smaller expected cost: ``C- / (C+ + C-)``.
+
+    Predicting positive costs ``C- (1 - p)`` in expectation, predicting negative ``C+ p`` (Elkan 2001).
+    """
+    return float(negative_cost) / (float(positive_cost) + float(negative_cost))
+
+
+class _CalibratedCostBoosting(ClassifierMixin, BaseEstimator):
+    """Shared fit and prediction of the calibrated variants; subclasses name the ensemble they calibrate."""
+
+    _ensemble_class: ClassVar[type]
+    _ensemble_uses_costs: ClassVar[bool]
+
+    _expected_failed_checks = {
+        "check_sample_weight_equivalence_on_dense_data": (
+            "cross-fitting splits the rows whatever their weight, so zero-weight rows change the folds (and a "
+            "fold can hold a class only at weight 0) compared with the data without them; scikit-learn's "
+            "CalibratedClassifierCV has the same limitation"
+        ),
+    }
+
+    _parameter_constraints: dict = {
+        "estimator": [HasMethods(["fit", "predict"]), None],
+        "n_estimators": [Interval(Integral, 1, None, closed="left")],
+        "random_state": ["random_state"],
+        "pos_label": "no_validation",
+        "positive_cost": [Interval(Real, 0, None, closed="neither")],
+        "negative_cost": [Interval(Real, 0, None, closed="neither")],
+        "calibration_folds": [Interval(Integral, 2, None, closed="left")],
+    }
+
+    def __init__(
+        self,
+        estimator=None,
+        *,
+        n_estimators=50,
+        random_state=None,
+        pos_label=None,
+        positive_cost=1.0,
+        negative_cost=1.0,
+        calibration_folds=3,
+    ):
+        self.estimator = estimator
+        self.n_estimators = n_estimators
+        self.random_state = random_state
+        self.pos_label = pos_label
+        self.positive_cost = positive_cost
+        self.negative_cost = negative_cost
+        self.calibration_folds = calibration_folds
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False
+        return tags
+
+    def fit(self, X, y, sample_weight=None, *, cost_matrix=None):
+        """Cross-fit the ensemble, fit the sigmoid on out-of-fold scores, refit the ensemble on all data.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+            Exactly two class labels.
+        sample_weight : array-like of shape (n_samples,), default=None
+            Passed to the ensemble and to the sigmoid fit.
+        cost_matrix : array-like of shape (n_samples, 4), default=None
+            Example-dependent costs ``[C_FP, C_FN, C_TP, C_TN]``. They replace the class costs: ``C_FN`` of
+            the positives and ``C_FP`` of the negatives (normalised to max 1) go to the ensemble where it
+            uses costs (CGAda's ``D^1``), and their class means set the threshold.
+
+        Returns
+        -------
+        self : object
+        """
+        self._validate_params()
+        X, y = validate_data(self, X, y, dtype=np.float64)
+        y01, weights = self._encode_target(y, sample_weight)
+        positives = int(y01.sum())
+        smallest = min(positives, y01.size - positives)
+        if smallest < self.calibration_folds:
+            raise ValueError(
+                f"calibration with calibration_folds={self.calibration_folds} needs at least that many "
+                f"samples of each class; the smaller class has {smallest}"
+            )
+        y_signed = np.where(y01 == 1, 1.0, -1.0)
+        fit_params = {}
+        if cost_matrix is None:
+            costs = _rules.costs_by_class(y_signed, self.positive_cost, self.negative_cost)
+        else:
+            cost_matrix = check_cost_matrix(cost_matrix, X.shape[0])
+            costs = _rules.example_costs_from_matrix(y_signed, cost_matrix)
+            fit_params["cost_matrix"] = cost_matrix
+        self.class_costs_ = np.array([costs[y01 == 1].mean(), costs[y01 == 0].mean()])
+        self.decision_threshold_ = minimum_expected_cost_threshold(*self.class_costs_)
+
+        random_state = check_random_state(self.random_state)
+        ensemble = self._ensemble_class(
+            self.estimator,
+            n_estimators=self.n_estimators,
+            random_state=random_state.randint(np.iinfo(np.int32).max),
+            pos_label=1,
+            **self._ensemble_cost_params(),
+        )
+        folds = StratifiedKFold(
+            self.calibration_folds, shuffle=True, random_state=random_state.randint(np.iinfo(np.int32).max)
+        )
+        self.calibrated_classifier_ = CalibratedClassifierCV(
+            ensemble, method="sigmoid", cv=folds, ensemble=False
+        )
+        self.calibrated_classifier_.fit(
+            X, y01, sample_weight=None if sample_weight is None else weights, **fit_params
+        )
+        self.ensemble_ = self.calibrated_classifier_.calibrated_classifiers_[0].estimator
+        return self
+
+    def _ensemble_cost_params(self):
+        if self._ensemble_uses_costs:
+            return {"positive_cost": self.positive_cost, "negative_cost": self.negative_cost}
+        return {}
+
+    def _encode_target(self, y, sample_weight):
+        """Set ``classes_`` and ``pos_label_`` (the minority class by weight unless given); return 0/1
+        labels."""
+        check_classification_targets(y)
+        self.classes_ = np.unique(y)
+        name = type(self).__name__
+        if self.classes_.size != 2:
+            raise ValueError(
+                f"Only binary classification is supported: y has {self.classes_.size} class(es) "
+                f"{self.classes_.tolist()}, {name} needs exactly two"
+            )
+        weights = _check_sample_weight(sample_weight, np.empty((y.shape[0], 0)), ensure_non_negative=True)
+        mass = np.array([weights[y == label].sum() for label in self.classes_])
+        if (mass <= 0).any():
+            raise ValueError(
+                f"{name} needs both classes to carry weight; class {self.classes_[mass <= 0][0]!r} has none"
+            )
+        if self.pos_label is None:
+            self.pos_label_ = self.classes_[0] if mass[0] < mass[1] else self.classes_[1]
+        elif self.pos_label in self.classes_.tolist():
+            self.pos_label_ = self.pos_label
+        else:
+            raise ValueError(
+                f"pos_label={self.pos_label!r} is not one of the classes {self.classes_.tolist()}"
+            )
+        return (y == self.pos_label_).astype(np.int64), weights
+
+    # -------------------------------------------------------------------------------------------- prediction
+    def _positive_probability(self, X):
+        check_is_fitted(self, "calibrated_classifier_")
+        X = validate_data(self, X, dtype=np.float64, reset=False)
+        return self.calibrated_classifier_.predict_proba(X)[:, 1]
+
+    def predict_proba(self, X):
+        """Platt-calibrated class probabilities, columns ordered as ``classes_``."""
+        positive = self._positive_probability(X)
+        second = positive if self.pos_label_ == self.classes_[1] else 1.0 - positive
+        return np.column_stack([1.0 - second, second])
+
+    def decision_function(self, X):
+        """``p(+|x) - C- / (C+ + C-)``, oriented so that positive values favour ``classes_[1]``."""
+        margin = self._positive_probability(X) - self.decision_threshold_
+        return margin if self.pos_label_ == self.classes_[1] else -margin
+
+    def predict(self, X):
+        """The minimum-expected-cost label: positive when the calibrated ``p(+|x) > C- / (C+ + C-)``."""
+        decision = self.decision_function(X)
+        return self.classes_[(decision > 0).astype(int)]
+
+
+_PARAMETERS_DOC = """
+    Parameters
+    ----------
+    estimator : object, default=None
+        Weak learner of the ensemble; ``None`` is the fast decision stump.
+    n_estimators : int, default=50
+        Rounds of the ensemble.
+    random_state : int, RandomState instance or None, default=None
+        Seeds the ensembles and the calibration folds (one generator per ``fit``).
+    pos_label : label or None, default=None
+        Positive class; ``None`` takes the minority class.
+    positive_cost : float, default=1.0
+        ``C+``, the cost of a false negative.
+    negative_cost : float, default=1.0
+        ``C-``, the cost of a false positive.
+    calibration_folds : int, default=3
+        Stratified folds of the cross-fitting that produces the out-of-fold scores for the sigmoid.
+
+    Attributes
+    ----------
+    calibrated_classifier_ : CalibratedClassifierCV
+        The fitted calibration (``ensemble=False``: one sigmoid, one ensemble refitted on all data).
+    ensemble_ : classifier
+        The ensemble trained on all the training data, whose score the sigmoid maps.
+    class_costs_ : ndarray of shape (2,)
+        ``(C+, C-)`` used by the decision (class means of the normalised costs with a ``cost_matrix``).
+    decision_threshold_ : float
+        ``C- / (C+ + C-)``.
+    classes_, pos_label_, n_features_in_
+        As for the boosting estimators.
+
+    Notes
+    -----
+    Scaling both costs leaves the threshold, hence the predictions, unchanged. The probabilities are the
+    calibrated ones (not shifted by the costs); :meth:`decision_function` is ``p(+|x)`` minus the threshold.
+    Staged predictions are not offered: the sigmoid is fitted to the final ensemble's score, so evaluating
+    several ensemble sizes means one fit per size.
+"""
+
+
+class AdaMECCalibrated(_CalibratedCostBoosting):
+    __doc__ = (
+        """AdaMEC-Cal: AdaBoost, Platt-calibrated on held-out scores, with AdaMEC's minimum-expected-cost
+    rule.
+
+    AdaMEC trains plain AdaBoost and moves only the decision; here the move is applied to the calibrated
+    probability: positive when ``p(+|x) > C- / (C+ + C-)`` (Nikolaou et al. 2016; spec section 3).
+"""
+        + _PARAMETERS_DOC
+    )
+    _ensemble_class = AdaBoost
+    _ensemble_uses_costs = False
+
+
+class CGAdaCalibrated(_CalibratedCostBoosting):
+    __doc__ = (
+        """CGAda-Cal: CGAda (``D^1`` proportional to the costs), Platt-calibrated, minimum-expected-cost rule.
+
+    The sigmoid, fitted on held-out samples without cost weights, maps CGAda's score to ``p(+|x)``; the
+    decision
+    is ``p(+|x) > C- / (C+ + C-)`` (Nikolaou et al. 2016; spec section 3).
+"""
+        + _PARAMETERS_DOC
+    )
+    _ensemble_class = CGAda
+    _ensemble_uses_costs = True

@@ -1,0 +1,167 @@
+"""Cost-Sensitive AdaBoost, "Algorithm 2" (``../shared/papers/cost-sensitive-adaboost-algorithm2.txt``).
+
+Spec section 4 resolves the paper's ambiguities: the round error is the balanced (class-conditional) error,
+``beta_i`` comes from the round's confusion counts, and step 5's "select a training data subset" defaults to
+fitting on all samples with the weights ``D^t`` (``resample=True`` draws a bootstrap sample by ``D^t``).
+"""
+
+from __future__ import annotations
+
+from numbers import Real
+
+import numpy as np
+from sklearn.utils._param_validation import Interval
+
+from algorithms.boosting._base import BaseBoostingClassifier, BoostingRules
+from algorithms.boosting._fixed_cost_rules import (
+    balanced_error_alpha_rule,
+    confusion_round_costs,
+    cost_in_exponent_update_rule,
+)
+
+__all__ = ["CSADA_RULES", "CostSensitiveAdaBoost"]
+
+#: Algorithm 2: uniform ``D^1``, balanced-error alpha, confusion-count ``beta_i`` inside the exponent.
+CSADA_RULES = BoostingRules(
+    round_costs=confusion_round_costs, alpha=balanced_error_alpha_rule, update=cost_in_exponent_update_rule
+)
+
+
+class CostSensitiveAdaBoost(BaseBoostingClassifier):
+    """Cost-Sensitive AdaBoost ("Algorithm 2"): AdaBoost with a balanced error and confusion-scaled costs.
+
+    ``D^1(i) = 1/n`` (times ``sample_weight``). Each round (spec section 4):
+
+    - ``epsilon_t = (epsilon_p + epsilon_n) / 2`` with the class-conditional weighted errors
+      ``epsilon_p = sum_{i in D+, h_t(x_i) != y_i} D^t(i) / sum_{i in D+} D^t(i)`` (same for negatives);
+    - ``alpha_t = 1/2 ln((1 - epsilon_t) / epsilon_t)`` (step 7); ``epsilon_t >= 1/2`` stops boosting;
+    - from the confusion counts ``TP, FP, TN, FN`` of ``h_t`` on the training set (counted with
+      ``sample_weight``): ``beta_i = TP/(TP+FP) c10`` (false negative), ``TN/(TN+FN) c01`` (false positive),
+      ``TP/(TP+FP) c11`` (true positive), ``TN/(TN+FN) c00`` (true negative); a ratio with an empty
+      denominator is taken as 1;
+    - ``D^{t+1}(i) = D^t(i) exp(-alpha_t beta_i y_i h_t(x_i)) / Z_t`` (step 8);
+
+    and ``H(x) = sign(sum_t alpha_t h_t(x))`` (step 11).
+
+    Parameters
+    ----------
+    estimator : object, default=None
+        Weak learner (any classifier accepting ``sample_weight``); ``None`` is the fast decision stump.
+    n_estimators : int, default=50
+        Maximum number of rounds ``T``.
+    random_state : int, RandomState instance or None, default=None
+        Seed of the one random generator of ``fit`` (and of the bootstrap draws when ``resample=True``).
+    pos_label : label or None, default=None
+        Positive class; ``None`` takes the minority class.
+    positive_cost : float, default=1.0
+        ``c10``, the cost of a false negative (a missed positive); the name matches the other methods' ``C+``.
+    negative_cost : float, default=1.0
+        ``c01``, the cost of a false positive; the name matches the other methods' ``C-``.
+    true_positive_cost : float, default=0.0
+        ``c11``, the cost factor of a true positive. Must be below ``negative_cost`` (``c01 > c11``).
+    true_negative_cost : float, default=0.0
+        ``c00``, the cost factor of a true negative. Must be below ``positive_cost`` (``c10 > c00``).
+    resample : bool, default=False
+        Step 5: ``False`` fits the weak learner on all samples weighted by ``D^t``; ``True`` fits it,
+        unweighted,
+        on ``n`` samples drawn with replacement with probabilities ``D^t``.
+
+    Attributes
+    ----------
+    estimators_, estimator_weights_, estimator_errors_, vote_weights_, classes_, pos_label_, n_features_in_, \
+trace_, stop_reason_
+        See :class:`~algorithms.boosting._base.BaseBoostingClassifier`. ``estimator_errors_`` holds the plain
+        weighted error; ``trace_["positive_cost"]`` / ``["negative_cost"]`` the round's ``beta`` of a
+        misclassified positive / negative.
+
+    Notes
+    -----
+    The paper gives no default costs; ``c10 = c01 = 1`` and ``c11 = c00 = 0`` (correct decisions cost nothing,
+    so they keep their weight) are this implementation's choice. With ``fit(..., cost_matrix=M)`` (columns
+    ``[C_FP, C_FN, C_TP, C_TN]``) the four costs become per-sample: ``c10 = C_FN,i``, ``c01 = C_FP,i``,
+    ``c11 = C_TP,i``, ``c00 = C_TN,i``, all divided by the largest misclassification cost (``C_FN`` of a
+    positive
+    or ``C_FP`` of a negative) so it is 1; the conditions ``c10 > c00`` and ``c01 > c11`` are then checked on
+    every row, and the class costs are ignored.
+    """
+
+    _expected_failed_checks = {
+        "check_fit_check_is_fitted": (
+            "on that check's data the first stump predicts one class only, so its balanced error is 1/2, "
+            "alpha_1 = 0 and Algorithm 2 keeps no learner (spec sections 1 and 4: fit raises)"
+        ),
+    }
+
+    _parameter_constraints: dict = {
+        **BaseBoostingClassifier._parameter_constraints,
+        "positive_cost": [Interval(Real, 0, None, closed="neither")],
+        "negative_cost": [Interval(Real, 0, None, closed="neither")],
+        "true_positive_cost": [Interval(Real, 0, None, closed="left")],
+        "true_negative_cost": [Interval(Real, 0, None, closed="left")],
+        "resample": ["boolean"],
+    }
+
+    def __init__(
+        self,
+        estimator=None,
+        *,
+        n_estimators=50,
+        random_state=None,
+        pos_label=None,
+        positive_cost=1.0,
+        negative_cost=1.0,
+        true_positive_cost=0.0,
+        true_negative_cost=0.0,
+        resample=False,
+    ):
+        super().__init__(estimator, n_estimators=n_estimators, random_state=random_state, pos_label=pos_label)
+        self.positive_cost = positive_cost
+        self.negative_cost = negative_cost
+        self.true_positive_cost = true_positive_cost
+        self.true_negative_cost = true_negative_cost
+        self.resample = resample
+
+    def _boosting_rules(self) -> BoostingRules:
+        return CSADA_RULES
+
+    def _fixed_costs(self, y, cost_matrix):
+        """Per-sample ``(cost if misclassified, cost if correct)``: ``(c10, c11)`` for positives, ``(c01,
+        c00)``
+            for negatives, shape (n_samples, 2)."""
+        positive = y > 0
+        if cost_matrix is None:
+            if not self.positive_cost > self.true_negative_cost:
+                raise ValueError(
+                    "Algorithm 2 requires c10 > c00, i.e. positive_cost > true_negative_cost; got "
+                    f"positive_cost={self.positive_cost!r}, true_negative_cost={self.true_negative_cost!r}"
+                )
+            if not self.negative_cost > self.true_positive_cost:
+                raise ValueError(
+                    "Algorithm 2 requires c01 > c11, i.e. negative_cost > true_positive_cost; got "
+                    f"negative_cost={self.negative_cost!r}, true_positive_cost={self.true_positive_cost!r}"
+                )
+            wrong = np.where(positive, float(self.positive_cost), float(self.negative_cost))
+            right = np.where(positive, float(self.true_positive_cost), float(self.true_negative_cost))
+            return np.column_stack([wrong, right])
+
+        c_fp, c_fn, c_tp, c_tn = cost_matrix.T
+        for condition, larger, smaller in (("c10 > c00", "C_FN", "C_TN"), ("c01 > c11", "C_FP", "C_TP")):
+            left, right = {"C_FN": c_fn, "C_FP": c_fp}[larger], {"C_TN": c_tn, "C_TP": c_tp}[smaller]
+            rows = np.flatnonzero(~(left > right))
+            if rows.size:
+                raise ValueError(
+                    f"Algorithm 2 requires {condition}, i.e. cost_matrix column {larger} > {smaller} on "
+                    f"every row; it fails at rows {rows[:10].tolist()}" + (" ..." if rows.size > 10 else "")
+                )
+        wrong = np.where(positive, c_fn, c_fp)
+        right = np.where(positive, c_tp, c_tn)
+        largest = wrong.max()
+        return np.column_stack([wrong, right]) / largest
+
+    def _round_training_set(self, X, y01, weights, random_state):
+        """Step 5: all samples weighted by ``D^t``, or (``resample=True``) a bootstrap sample drawn by
+        ``D^t``."""
+        if not self.resample:
+            return X, y01, weights
+        drawn = random_state.choice(X.shape[0], size=X.shape[0], replace=True, p=weights)
+        return X[drawn], y01[drawn], np.full(drawn.size, 1.0 / drawn.size)

@@ -1,0 +1,61 @@
+"""CSB1 and CSB2, cost-sensitive boosting of Ting (2000) as summarised in the AdaCC paper, Table 3."""
+
+from __future__ import annotations
+
+from algorithms.boosting._base import (
+    BoostingRules,
+    FixedCostBoostingClassifier,
+    cost_proportional_initial_weights,
+)
+from algorithms.boosting._fixed_cost_rules import (
+    FIXED_COST_PARAMETERS_DOC,
+    cost_outside_exponent_update_rule,
+    csb1_update_rule,
+    fixed_class_round_costs,
+)
+
+__all__ = ["CSB1", "CSB1_RULES", "CSB2", "CSB2_RULES"]
+
+#: CSB1: ``D^1 ~ C``, AdaBoost's alpha, update ``D C exp(-y h)`` (no alpha in the exponent).
+CSB1_RULES = BoostingRules(
+    initial_weights=cost_proportional_initial_weights,
+    round_costs=fixed_class_round_costs,
+    update=csb1_update_rule,
+)
+#: CSB2: ``D^1 ~ C``, AdaBoost's alpha, update ``D C exp(-alpha y h)``.
+CSB2_RULES = BoostingRules(
+    initial_weights=cost_proportional_initial_weights,
+    round_costs=fixed_class_round_costs,
+    update=cost_outside_exponent_update_rule,
+)
+
+
+class CSB1(FixedCostBoostingClassifier):
+    __doc__ = (
+        """CSB1: costs outside the exponent, no ``alpha`` inside it (Ting 2000; AdaCC paper, Table 3).
+
+    ``D^1(i) = C_i / sum_j C_j``; ``alpha_t = 1/2 ln(sum_{correct} D^t / sum_{wrong} D^t)`` (AdaBoost's Eq. 2,
+    weighting the vote only); ``D^{t+1}(i) = D^t(i) C_i exp(-y_i h_t(x_i)) / Z_t``;
+    ``H(x) = sign(sum_t alpha_t h_t(x))``. Because the update ignores ``alpha_t``, CSB1 does not reduce to
+    AdaBoost when ``C+ = C-``; scaling both costs changes nothing (every use of ``C_i`` is normalised away).
+"""
+        + FIXED_COST_PARAMETERS_DOC
+    )
+
+    def _boosting_rules(self) -> BoostingRules:
+        return CSB1_RULES
+
+
+class CSB2(FixedCostBoostingClassifier):
+    __doc__ = (
+        """CSB2: costs outside the exponent of AdaBoost's update (Ting 2000; AdaCC paper, Table 3).
+
+    ``D^1(i) = C_i / sum_j C_j``; ``alpha_t = 1/2 ln(sum_{correct} D^t / sum_{wrong} D^t)`` (Eq. 2);
+    ``D^{t+1}(i) = D^t(i) C_i exp(-alpha_t y_i h_t(x_i)) / Z_t``; ``H(x) = sign(sum_t alpha_t h_t(x))``.
+    With ``C+ = C-`` it is AdaBoost exactly; scaling both costs changes nothing.
+"""
+        + FIXED_COST_PARAMETERS_DOC
+    )
+
+    def _boosting_rules(self) -> BoostingRules:
+        return CSB2_RULES
