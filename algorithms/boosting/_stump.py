@@ -12,7 +12,7 @@ class sums ``w_L0, w_L1`` and ``w_R0, w_R1``:
 - ``"gini"``: maximise the weighted Gini decrease, i.e. maximise
   ``sum_k w_Lk^2 / w_L + sum_k w_Rk^2 / w_R`` (the parent's impurity is a constant);
 - ``"entropy"``: maximise the weighted entropy decrease, i.e. maximise
-  ``sum_k w_Lk ln w_Lk - w_L ln w_L + (same for R)``;
+  ``sum_k w_Lk ln(w_Lk / w_L) + sum_k w_Rk ln(w_Rk / w_R)`` (``= -w_L H_L - w_R H_R``);
 - ``"error"``: minimise the weighted misclassification of the leaves' majority labels,
   ``min(w_L0, w_L1) + min(w_R0, w_R1)``.
 
@@ -47,9 +47,12 @@ _GINI, _ENTROPY, _ERROR = CRITERIA["gini"], CRITERIA["entropy"], CRITERIA["error
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _x_log_x(value):
-    """``value * ln(value)``, with ``0 ln 0 = 0`` (and rounding residues below zero treated as zero)."""
-    return value * np.log(value) if value > 0.0 else 0.0
+def _weighted_log_share(class_weight, leaf_weight):
+    """``w_k ln(w_k / w)``: a class's term of ``-w * entropy`` of a leaf, with ``0 ln 0 = 0``.
+
+    Rounding residues below zero count as zero.
+    """
+    return class_weight * np.log(class_weight / leaf_weight) if class_weight > 0.0 else 0.0
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -57,8 +60,8 @@ def _split_score(criterion, left_neg, left_pos, right_neg, right_pos):
     """Score of one candidate split (larger is better) from the leaves' weighted class sums.
 
     ``"gini"``: ``sum_k w_Lk^2 / w_L + sum_k w_Rk^2 / w_R`` (the weighted Gini decrease up to a constant);
-    ``"entropy"``: ``sum_k w_Lk ln w_Lk - w_L ln w_L + (same for R)`` (the weighted entropy decrease up to a
-    constant); ``"error"``: ``-(min(w_L0, w_L1) + min(w_R0, w_R1))``.
+    ``"entropy"``: ``sum_k w_Lk ln(w_Lk / w_L) + sum_k w_Rk ln(w_Rk / w_R)`` (the weighted entropy decrease
+    up to a constant); ``"error"``: ``-(min(w_L0, w_L1) + min(w_R0, w_R1))``.
     """
     left = left_neg + left_pos
     right = right_neg + right_pos
@@ -68,12 +71,10 @@ def _split_score(criterion, left_neg, left_pos, right_neg, right_pos):
         ) / right
     if criterion == _ENTROPY:
         return (
-            _x_log_x(left_neg)
-            + _x_log_x(left_pos)
-            - _x_log_x(left)
-            + _x_log_x(right_neg)
-            + _x_log_x(right_pos)
-            - _x_log_x(right)
+            _weighted_log_share(left_neg, left)
+            + _weighted_log_share(left_pos, left)
+            + _weighted_log_share(right_neg, right)
+            + _weighted_log_share(right_pos, right)
         )
     return -(min(left_neg, left_pos) + min(right_neg, right_pos))
 
