@@ -47,9 +47,9 @@ def test_training_cost_never_exceeds_the_root_leaf(seed, criterion):
 def test_gini_and_entropy_trees_reproduce_scikit_learn(criterion):
     """Oracle: DecisionTreeClassifier finds the same partitions (same node sizes and class fractions).
 
-    Features and thresholds are compared above depth 2 only: deeper nodes isolate single samples, which several
-    features do equally well (scikit-learn breaks such ties by a random feature order). scikit-learn splits on
-    float32 values, hence the threshold tolerance.
+    Features and thresholds are compared above depth 2 only: deeper nodes isolate single samples, which
+    several features do equally well (scikit-learn breaks such ties by a random feature order).
+    scikit-learn splits on float32 values, hence the threshold tolerance.
     """
     X, y = make_classification(400, 6, n_informative=4, random_state=3)
     ours = CostSensitiveDecisionTreeClassifier(criterion=criterion, max_depth=3, min_gain=0.0).fit(X, y).tree_
