@@ -1,10 +1,11 @@
 """The canonical dataset contract every ingested dataset satisfies before it is cached.
 
-Encoding (documented once, applied by ``tasks.datasets.encoding``): numeric source columns keep their names and
-become float64; each categorical column ``c`` becomes one float 0/1 column per level, named ``c=level``; booleans
-become 0/1. A user's file may add the four example-dependent cost columns ``cost:C_FP``, ``cost:C_FN``,
-``cost:C_TP``, ``cost:C_TN`` (non-negative). The target column is 0/1 with 1 = positive = the minority class. No NaN or infinity remains (every
-dataset's recipe documents its own imputation or row filter).
+Encoding (documented once, applied by ``tasks.datasets.encoding``): numeric source columns keep their names
+and become float64; each categorical column ``c`` becomes one float 0/1 column per level, named ``c=level``;
+booleans become 0/1. A user's file may add the four example-dependent cost columns ``cost:C_FP``,
+``cost:C_FN``, ``cost:C_TP``, ``cost:C_TN`` (non-negative). The target column is 0/1 with 1 = positive = the
+minority class. No NaN or infinity remains (every dataset's recipe documents its own imputation or row
+filter).
 """
 
 from __future__ import annotations
@@ -33,7 +34,9 @@ class CanonicalDataset(pa.DataFrameModel):
 
     features: Series[np.float64] = pa.Field(alias=_FEATURE_COLUMNS, regex=True, nullable=False)
     target: Series[np.int8] = pa.Field(isin=[0, 1], nullable=False, alias=TARGET_COLUMN)
-    costs: Series[np.float64] = pa.Field(alias=_COST_COLUMNS, regex=True, nullable=False, ge=0, required=False)
+    costs: Series[np.float64] = pa.Field(
+        alias=_COST_COLUMNS, regex=True, nullable=False, ge=0, required=False
+    )
 
     class Config:
         strict = True

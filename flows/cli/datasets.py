@@ -2,7 +2,8 @@
 
 ``list --json`` prints one JSON object per dataset (its registry description plus whether it is cached);
 ``ingest --json`` prints rows, features, positives, fingerprint and cache path per dataset. Downloads show a
-progress bar on stderr unless ``--no-progress``. Exit code 0 on success, 1 if any dataset failed, 2 on usage errors.
+progress bar on stderr unless ``--no-progress``. Exit code 0 on success, 1 if any dataset failed, 2 on usage
+errors.
 """
 
 from __future__ import annotations
@@ -27,7 +28,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     listing.add_argument("--cache-dir", type=Path, default=None)
     listing.set_defaults(handler=list_datasets)
 
-    show = commands.add_parser("show", help="one dataset's source, checksum, filter, minority rule and counts")
+    show = commands.add_parser(
+        "show", help="one dataset's source, checksum, filter, minority rule and counts"
+    )
     show.add_argument("name")
     show.add_argument("--json", action="store_true")
     show.add_argument("--cache-dir", type=Path, default=None)
@@ -37,11 +40,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "ingest", help="download, validate and cache datasets (registry names, or one file with --target)"
     )
     ingest.add_argument("names", nargs="+", metavar="NAME|PATH")
-    ingest.add_argument("--json", action="store_true", help="print rows, features, positives, fingerprint, path")
+    ingest.add_argument(
+        "--json", action="store_true", help="print rows, features, positives, fingerprint, path"
+    )
     ingest.add_argument("--target", help="label column of a user's CSV/parquet file")
     ingest.add_argument("--positive", help="label value that is positive (default: the rarer of two values)")
-    ingest.add_argument("--cost-columns", nargs=4, metavar=("C_FP", "C_FN", "C_TP", "C_TN"),
-                        help="columns holding the example-dependent costs, in this order")
+    ingest.add_argument(
+        "--cost-columns",
+        nargs=4,
+        metavar=("C_FP", "C_FN", "C_TP", "C_TN"),
+        help="columns holding the example-dependent costs, in this order",
+    )
     ingest.add_argument("--name", help="cache name of a user's file (default: its stem)")
     ingest.add_argument("--force", action="store_true", help="ingest again even if cached")
     ingest.add_argument("--no-progress", action="store_true", help="no progress bars")
@@ -65,12 +74,16 @@ def list_datasets(args: argparse.Namespace) -> int:
         for spec in specs:
             print(json.dumps({**spec.describe(), "cached": _cache_status(spec.name, cache_dir) is not None}))
         return 0
-    print(f"{'name':<18} {'offline':<7} {'rows':>8} {'positives':>9}  {'papers':<15} {'cost model':<16} source")
+    print(
+        f"{'name':<18} {'offline':<7} {'rows':>8} {'positives':>9}  {'papers':<15} {'cost model':<16} source"
+    )
     for spec in specs:
         rows = f"{spec.expected_rows:,}" if spec.expected_rows is not None else "?"
         positives = f"{spec.expected_positives:,}" if spec.expected_positives is not None else "?"
-        print(f"{spec.name:<18} {'yes' if spec.offline else 'no':<7} {rows:>8} {positives:>9}  "
-              f"{','.join(spec.papers):<15} {spec.cost_model or '-':<16} {spec.source.kind}")
+        print(
+            f"{spec.name:<18} {'yes' if spec.offline else 'no':<7} {rows:>8} {positives:>9}  "
+            f"{','.join(spec.papers):<15} {spec.cost_model or '-':<16} {spec.source.kind}"
+        )
     return 0
 
 
@@ -78,8 +91,9 @@ def _cost_summary(spec, cache_dir: Path) -> dict | None:
     """b_i's summary on the cached data when the cost models exist (descriptive: fitted on all rows)."""
     if spec.cost_model is None:
         return None
-    dataset = read_cached(spec, cache_dir / "datasets" / f"{spec.name}.parquet",
-                          cache_dir / "datasets" / f"{spec.name}.json")
+    dataset = read_cached(
+        spec, cache_dir / "datasets" / f"{spec.name}.parquet", cache_dir / "datasets" / f"{spec.name}.json"
+    )
     if dataset is None:
         return None
     try:
@@ -136,20 +150,34 @@ def ingest_datasets(args: argparse.Namespace) -> int:
         unknown = [name for name in args.names if name not in DATASETS]
         if unknown:
             hint = "; a file needs --target COLUMN" if any(Path(name).is_file() for name in unknown) else ""
-            print(f"error: unknown dataset(s) {unknown}{hint}; known: {', '.join(sorted(DATASETS))}", file=sys.stderr)
+            print(
+                f"error: unknown dataset(s) {unknown}{hint}; known: {', '.join(sorted(DATASETS))}",
+                file=sys.stderr,
+            )
             return 2
         jobs = [("registry", name) for name in args.names]
     failures = 0
     for kind, name in jobs:
         try:
             if kind == "file":
-                dataset = ingest_file(name, target=args.target, positive=args.positive,
-                                      cost_columns=args.cost_columns, name=args.name, cache_dir=args.cache_dir)
+                dataset = ingest_file(
+                    name,
+                    target=args.target,
+                    positive=args.positive,
+                    cost_columns=args.cost_columns,
+                    name=args.name,
+                    cache_dir=args.cache_dir,
+                )
             else:
                 if progress:
                     print(f"ingesting {name} ...", file=sys.stderr)
-                dataset = ingest_dataset(DATASETS[name], cache_dir=args.cache_dir, options=options,
-                                         progress=progress, force=args.force)
+                dataset = ingest_dataset(
+                    DATASETS[name],
+                    cache_dir=args.cache_dir,
+                    options=options,
+                    progress=progress,
+                    force=args.force,
+                )
         except (ValueError, OSError, KeyError) as error:
             failures += 1
             print(f"error: {name}: {error}", file=sys.stderr)
@@ -158,6 +186,9 @@ def ingest_datasets(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps(report))
         else:
-            print(f"{report['name']}: {report['rows']:,} rows, {report['features']} features, "
-                  f"{report['positives']:,} positives, fingerprint {report['fingerprint'][:16]}, {report['path']}")
+            print(
+                f"{report['name']}: {report['rows']:,} rows, {report['features']} features, "
+                f"{report['positives']:,} positives, fingerprint {report['fingerprint'][:16]}, "
+                f"{report['path']}"
+            )
     return 1 if failures else 0

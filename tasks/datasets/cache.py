@@ -1,13 +1,16 @@
 """The on-disk cache: where it lives, atomic writes, sha256 helpers and checksums recorded on first download.
 
-Layout under the cache directory (``platformdirs.user_cache_dir("cslearn")``, overridden by ``CSLEARN_CACHE``)::
+Layout under the cache directory (``platformdirs.user_cache_dir("cslearn")``, overridden by
+``CSLEARN_CACHE``)::
 
     downloads/wheels/<wheel file>           PyPI wheels fetched with ``pip download``, verified by sha256
     downloads/http/<url digest>/<file>       files fetched over HTTP(S), verified by sha256
-    recorded-checksums.json                  sha256 of online files whose checksum is not pinned in the registry,
+    recorded-checksums.json                  sha256 of online files whose checksum is not pinned in the
+    registry,
                                              recorded on first download and verified on every later one
     datasets/<name>.parquet                  the ingested canonical dataset
-    datasets/<name>.json                     its metadata (fingerprint, counts, source checksums); written last,
+    datasets/<name>.json                     its metadata (fingerprint, counts, source checksums); written
+    last,
                                              so a parquet without it is an unfinished entry and is rebuilt
 """
 
@@ -39,10 +42,12 @@ def resolve_cache_dir(cache_dir: str | os.PathLike | None = None) -> Path:
 
 @contextlib.contextmanager
 def atomic_path(destination: Path) -> Iterator[Path]:
-    """Yield a temporary path next to ``destination``; rename it over ``destination`` only if the block succeeds."""
+    """Yield a temporary path next to ``destination``; renamed over it only if the block succeeds."""
     destination = Path(destination)
     destination.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(prefix=f".{destination.name}.", suffix=".tmp", dir=destination.parent)
+    handle, temporary = tempfile.mkstemp(
+        prefix=f".{destination.name}.", suffix=".tmp", dir=destination.parent
+    )
     os.close(handle)
     temporary_path = Path(temporary)
     try:
@@ -74,8 +79,9 @@ class ChecksumError(ValueError):
 class RecordedChecksums:
     """sha256 of online files that the registry cannot pin, recorded on first download (trust on first use).
 
-    Later downloads of the same URL must match the recorded value; a mismatch means the upstream file changed or
-    the transfer was tampered with, and raises :class:`ChecksumError` telling the user how to accept the new file.
+    Later downloads of the same URL must match the recorded value; a mismatch means the upstream file changed
+    or the transfer was tampered with, and raises :class:`ChecksumError` telling the user how to accept the
+    new file.
     """
 
     def __init__(self, cache_dir: Path):

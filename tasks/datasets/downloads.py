@@ -1,8 +1,8 @@
-"""Download one HTTP(S) file into the cache: timeout, retries with exponential backoff, sha256 check, progress.
+"""Download one HTTP(S) file into the cache: timeout, retries with exponential backoff, checksum, progress.
 
-Transport errors, timeouts and HTTP 5xx/429 answers are retried; other 4xx answers and checksum mismatches are not
-(retrying cannot fix them). The file is streamed to a temporary file and renamed into place only once its checksum
-is verified, so an interrupted or corrupt download never leaves a cache entry behind.
+Transport errors, timeouts and HTTP 5xx/429 answers are retried; other 4xx answers and checksum mismatches are
+not (retrying cannot fix them). The file is streamed to a temporary file and renamed into place only once its
+checksum is verified, so an interrupted or corrupt download never leaves a cache entry behind.
 """
 
 from __future__ import annotations
@@ -25,11 +25,15 @@ _RETRIED_STATUS = frozenset({429, 500, 502, 503, 504})
 
 @dataclass(frozen=True)
 class HttpOptions:
-    """How downloads behave. ``timeout`` (seconds) bounds connecting and each read; a stalled server times out."""
+    """How downloads behave. ``timeout`` (s) bounds connecting and each read: a stalled server times out."""
 
     timeout: float = 30.0
     retries: int = 3
     backoff: float = 1.0  # seconds before the first retry; doubles after each failed attempt
+
+
+#: The defaults (30 s timeout, 3 retries, 1 s first backoff).
+DEFAULT_HTTP_OPTIONS = HttpOptions()
 
 
 class DownloadError(OSError):
@@ -42,7 +46,7 @@ def download_file(
     *,
     expected_sha256: str | None = None,
     expected_md5: str | None = None,
-    options: HttpOptions = HttpOptions(),
+    options: HttpOptions = DEFAULT_HTTP_OPTIONS,
     progress: bool = False,
 ) -> str:
     """Fetch ``url`` to ``destination`` atomically; return the file's sha256.
@@ -73,7 +77,9 @@ def download_file(
             last_failure = f"HTTP {status}"
         if attempt < attempts:
             delay = options.backoff * 2 ** (attempt - 1)
-            logger.warning("GET %s failed (%s); retry %d/%d in %.1f s", url, last_failure, attempt, attempts - 1, delay)
+            logger.warning(
+                "GET %s failed (%s); retry %d/%d in %.1f s", url, last_failure, attempt, attempts - 1, delay
+            )
             time.sleep(delay)
     raise DownloadError(f"GET {url} failed after {attempts} attempt(s): {last_failure}")
 
@@ -84,7 +90,9 @@ def _download_once(url, destination, expected_sha256, expected_md5, timeout, pro
         with httpx.stream("GET", url, timeout=timeout, follow_redirects=True) as response:
             response.raise_for_status()
             total = int(response.headers.get("content-length", 0)) or None
-            with tqdm(total=total, unit="B", unit_scale=True, desc=destination.name, disable=not progress) as bar:
+            with tqdm(
+                total=total, unit="B", unit_scale=True, desc=destination.name, disable=not progress
+            ) as bar:
                 for chunk in response.iter_bytes():
                     stream.write(chunk)
                     sha256.update(chunk)
@@ -93,8 +101,11 @@ def _download_once(url, destination, expected_sha256, expected_md5, timeout, pro
         stream.close()
         if expected_sha256 is not None and sha256.hexdigest() != expected_sha256:
             raise ChecksumError(
-                f"sha256 mismatch for {url}: expected {expected_sha256}, got {sha256.hexdigest()}; nothing was cached"
+                f"sha256 mismatch for {url}: expected {expected_sha256}, got {sha256.hexdigest()}; "
+                "nothing was cached"
             )
         if expected_md5 is not None and md5.hexdigest() != expected_md5:
-            raise ChecksumError(f"md5 mismatch for {url}: expected {expected_md5}, got {md5.hexdigest()}; nothing was cached")
+            raise ChecksumError(
+                f"md5 mismatch for {url}: expected {expected_md5}, got {md5.hexdigest()}; nothing was cached"
+            )
     return sha256.hexdigest()

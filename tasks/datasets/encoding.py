@@ -22,5 +22,7 @@ def encode_features(frame: pd.DataFrame) -> pd.DataFrame:
             encoded.append(dummies.reindex(sorted(dummies.columns), axis=1))
     if not encoded:
         return pd.DataFrame(index=frame.index)
-    features = pd.concat([part.to_frame() if isinstance(part, pd.Series) else part for part in encoded], axis=1)
+    features = pd.concat(
+        [part.to_frame() if isinstance(part, pd.Series) else part for part in encoded], axis=1
+    )
     return features.reset_index(drop=True)

@@ -1,10 +1,10 @@
-"""Ingest a dataset (fetch, verify, parse, validate, binarize, validate, write parquet atomically) or read its cache.
+"""Ingest a dataset (fetch, verify, parse, validate, binarize, validate, write parquet) or read its cache.
 
-Nothing is written to ``datasets/`` unless every step succeeded: the raw frame satisfies its strict pandera model,
-the canonical frame satisfies :class:`~schemas.canonical_dataset.CanonicalDataset`, and the row and positive
-counts equal the registry's. The parquet is renamed into place first and its metadata JSON last; a cached entry
-is trusted only when the JSON exists, its definition digest matches the registry entry and the parquet's content
-fingerprint matches the JSON (otherwise it is rebuilt).
+Nothing is written to ``datasets/`` unless every step succeeded: the raw frame satisfies its strict pandera
+model, the canonical frame satisfies :class:`~schemas.canonical_dataset.CanonicalDataset`, and the row and
+positive counts equal the registry's. The parquet is renamed into place first and its metadata JSON last; a
+cached entry is trusted only when the JSON exists, its definition digest matches the registry entry and the
+parquet's content fingerprint matches the JSON (otherwise it is rebuilt).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from schemas.canonical_dataset import COST_PREFIX, TARGET_COLUMN, CanonicalDatas
 from schemas.validation import validate_frame
 from tasks.datasets import parsers
 from tasks.datasets.cache import atomic_path, atomic_write_bytes, resolve_cache_dir
-from tasks.datasets.downloads import HttpOptions
+from tasks.datasets.downloads import DEFAULT_HTTP_OPTIONS, HttpOptions
 from tasks.datasets.encoding import encode_features
 from tasks.datasets.sources import LocalFile
 from tasks.datasets.spec import Dataset, DatasetSpec
@@ -61,9 +61,12 @@ def build_canonical_frame(spec: DatasetSpec, files: dict[str, bytes]) -> pd.Data
     frame = validate_frame(CanonicalDataset, frame, what=f"{spec.name}: the canonical dataset")
     rows, positives = len(frame), int(frame[TARGET_COLUMN].sum())
     expected = (spec.expected_rows, spec.expected_positives)
-    if (expected[0] is not None and rows != expected[0]) or (expected[1] is not None and positives != expected[1]):
+    if (expected[0] is not None and rows != expected[0]) or (
+        expected[1] is not None and positives != expected[1]
+    ):
         raise ValueError(
-            f"{spec.name}: expected {expected[0]} rows and {expected[1]} positives (registry), got {rows} rows and "
+            f"{spec.name}: expected {expected[0]} rows and {expected[1]} positives (registry), "
+            f"got {rows} rows and "
             f"{positives} positives; the source or its filter changed, nothing was cached"
         )
     return frame
@@ -79,20 +82,33 @@ def _to_dataset(spec: DatasetSpec, frame: pd.DataFrame, path: Path, metadata: di
     has_costs = all(name in frame.columns for name in cost_names)
     features = frame.drop(columns=[TARGET_COLUMN, *(cost_names if has_costs else [])])
     return Dataset(
-        name=spec.name, features=features, target=frame[TARGET_COLUMN].to_numpy(dtype=np.int64),
-        fingerprint=metadata["fingerprint"], path=path, spec=spec, metadata=metadata,
+        name=spec.name,
+        features=features,
+        target=frame[TARGET_COLUMN].to_numpy(dtype=np.int64),
+        fingerprint=metadata["fingerprint"],
+        path=path,
+        spec=spec,
+        metadata=metadata,
         cost_matrix=frame[cost_names].to_numpy(dtype=np.float64) if has_costs else None,
     )
 
 
-def _write_entry(spec: DatasetSpec, frame: pd.DataFrame, parquet: Path, metadata_path: Path, checksums: dict,
-                 extra: dict | None = None) -> Dataset:
+def _write_entry(
+    spec: DatasetSpec,
+    frame: pd.DataFrame,
+    parquet: Path,
+    metadata_path: Path,
+    checksums: dict,
+    extra: dict | None = None,
+) -> Dataset:
     fingerprint = content_fingerprint(frame)
     metadata = {
         "name": spec.name,
         "fingerprint": fingerprint,
         "rows": len(frame),
-        "features": int(sum(1 for c in frame.columns if c != TARGET_COLUMN and not c.startswith(COST_PREFIX))),
+        "features": int(
+            sum(1 for c in frame.columns if c != TARGET_COLUMN and not c.startswith(COST_PREFIX))
+        ),
         "positives": int(frame[TARGET_COLUMN].sum()),
         "definition_digest": spec.digest,
         "source_checksums": checksums,
@@ -106,7 +122,7 @@ def _write_entry(spec: DatasetSpec, frame: pd.DataFrame, parquet: Path, metadata
 
 
 def read_cached(spec: DatasetSpec, parquet: Path, metadata_path: Path) -> Dataset | None:
-    """The cached dataset if its entry is complete, current and uncorrupted; else ``None`` (and why is logged)."""
+    """The cached dataset if its entry is complete, current and intact, else ``None`` (reason logged)."""
     if not (parquet.exists() and metadata_path.exists()):
         return None
     try:
@@ -124,8 +140,14 @@ def read_cached(spec: DatasetSpec, parquet: Path, metadata_path: Path) -> Datase
     return _to_dataset(spec, frame, parquet, metadata)
 
 
-def ingest_dataset(spec: DatasetSpec, *, cache_dir=None, options: HttpOptions = HttpOptions(),
-                   progress: bool = False, force: bool = False) -> Dataset:
+def ingest_dataset(
+    spec: DatasetSpec,
+    *,
+    cache_dir=None,
+    options: HttpOptions = DEFAULT_HTTP_OPTIONS,
+    progress: bool = False,
+    force: bool = False,
+) -> Dataset:
     """Load ``spec`` from the cache, or ingest it (download, verify, validate, write) when absent or stale.
 
     Parameters
@@ -164,7 +186,7 @@ def load_dataset(name: str, *, cache_dir=None, progress: bool = False) -> Datase
     return ingest_dataset(DATASETS[name], cache_dir=cache_dir, progress=progress)
 
 
-# --- a user's own file -------------------------------------------------------------------------------------------
+# --- a user's own file ------------------------------------------------------------
 
 
 def _kebab(text: str) -> str:
@@ -187,52 +209,81 @@ def _user_label_rule(raw: pd.DataFrame, target: str, positive: str | None) -> pd
             "pass --positive VALUE to choose the positive class"
         )
     if levels.iloc[0] == levels.iloc[1]:
-        raise ValueError(f"target column {target!r} is balanced; pass --positive VALUE to choose the positive class")
+        raise ValueError(
+            f"target column {target!r} is balanced; pass --positive VALUE to choose the positive class"
+        )
     return labels == levels.index[-1]  # the minority value
 
 
-def user_file_spec(path: Path, *, target: str, positive: str | None = None,
-                   cost_columns: tuple[str, ...] | None = None, name: str | None = None) -> DatasetSpec:
+def user_file_spec(
+    path: Path,
+    *,
+    target: str,
+    positive: str | None = None,
+    cost_columns: tuple[str, ...] | None = None,
+    name: str | None = None,
+) -> DatasetSpec:
     """A registry-like entry for a user's CSV or parquet file (validated like the registered datasets).
 
-    The raw check is a lazily-validated schema built from the arguments: ``target`` present without missing values;
-    each of the four ``cost_columns`` (order C_FP, C_FN, C_TP, C_TN) numeric, non-negative and complete.
+    The raw check is a lazily-validated schema built from the arguments: ``target`` present without missing
+    values; each of the four ``cost_columns`` (order C_FP, C_FN, C_TP, C_TN) numeric, non-negative and
+    complete.
     """
     path = Path(path)
     cost_columns = tuple(cost_columns or ())
     if cost_columns and len(cost_columns) != len(COST_COLUMNS):
         raise ValueError(
-            f"--cost-columns takes exactly {len(COST_COLUMNS)} column names in the order {list(COST_COLUMNS)}; "
+            f"--cost-columns takes exactly {len(COST_COLUMNS)} column names in the order "
+            f"{list(COST_COLUMNS)}; "
             f"got {len(cost_columns)}: {list(cost_columns)}"
         )
     if target in cost_columns:
         raise ValueError(f"target column {target!r} cannot also be a cost column")
     columns = {target: pa.Column(nullable=False, title="target")}
-    columns |= {column: pa.Column("float64", checks=pa.Check.ge(0), nullable=False, coerce=True)
-                for column in cost_columns}
+    columns |= {
+        column: pa.Column("float64", checks=pa.Check.ge(0), nullable=False, coerce=True)
+        for column in cost_columns
+    }
     raw_schema = pa.DataFrameSchema(columns, strict=False, name=f"user file {path.name}")
 
     def recipe(raw: pd.DataFrame):
         is_positive = _user_label_rule(raw, target, positive)
         features = encode_features(raw.drop(columns=[target, *cost_columns]))
-        for cost_name, column in zip(COST_COLUMNS, cost_columns):
+        named_costs = dict(zip(COST_COLUMNS, cost_columns, strict=True)) if cost_columns else {}
+        for cost_name, column in named_costs.items():
             features[f"{COST_PREFIX}{cost_name}"] = raw[column].to_numpy(dtype=np.float64)
         return features, is_positive.to_numpy(dtype=np.int8)
 
     recipe.__qualname__ = "user_file_recipe"
     return DatasetSpec(
-        name=name or _kebab(path.stem), title=f"user file {path.name}", source=LocalFile(path=path.resolve()),
+        name=name or _kebab(path.stem),
+        title=f"user file {path.name}",
+        source=LocalFile(path=path.resolve()),
         parser=lambda files: parsers.read_user_table(files, member=path.name),
-        raw_schema=raw_schema, recipe=recipe, row_filter="none",
-        minority_rule=f"{target} == {positive!r}" if positive is not None else f"{target}: the rarer of its two values",
-        expected_rows=None, expected_positives=None, citation="user-supplied", offline=True,
+        raw_schema=raw_schema,
+        recipe=recipe,
+        row_filter="none",
+        minority_rule=f"{target} == {positive!r}"
+        if positive is not None
+        else f"{target}: the rarer of its two values",
+        expected_rows=None,
+        expected_positives=None,
+        citation="user-supplied",
+        offline=True,
         notes=f"cost columns {list(cost_columns)}" if cost_columns else "",
     )
 
 
-def ingest_file(path, *, target: str, positive: str | None = None, cost_columns=None, name: str | None = None,
-                cache_dir=None) -> Dataset:
-    """Ingest a user's CSV or parquet file into ``datasets/user/<name>.parquet`` (always re-read from ``path``).
+def ingest_file(
+    path,
+    *,
+    target: str,
+    positive: str | None = None,
+    cost_columns=None,
+    name: str | None = None,
+    cache_dir=None,
+) -> Dataset:
+    """Ingest a user's CSV or parquet file into ``datasets/user/<name>.parquet`` (re-read from ``path``).
 
     Parameters
     ----------
@@ -252,5 +303,11 @@ def ingest_file(path, *, target: str, positive: str | None = None, cost_columns=
     files = spec.source.fetch(cache)
     frame = build_canonical_frame(spec, files)
     parquet, metadata_path = _entry_paths(cache, spec.name, "user")
-    return _write_entry(spec, frame, parquet, metadata_path, spec.source.checksums(cache),
-                        extra={"target": target, "positive": positive, "cost_columns": list(cost_columns or [])})
+    return _write_entry(
+        spec,
+        frame,
+        parquet,
+        metadata_path,
+        spec.source.checksums(cache),
+        extra={"target": target, "positive": positive, "cost_columns": list(cost_columns or [])},
+    )

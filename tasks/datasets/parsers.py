@@ -26,18 +26,33 @@ def _read_csv(stream, member: str, **options) -> pd.DataFrame:
         raise ValueError(f"{member} is not valid delimited text: {error}") from error
 
 
-def read_delimited(files: FetchedFiles, *, member: str, separator: str = ",", compression: str | None = None,
-                   column_names: tuple[str, ...] | None = None, missing_values: tuple[str, ...] = ()) -> pd.DataFrame:
+def read_delimited(
+    files: FetchedFiles,
+    *,
+    member: str,
+    separator: str = ",",
+    compression: str | None = None,
+    column_names: tuple[str, ...] | None = None,
+    missing_values: tuple[str, ...] = (),
+) -> pd.DataFrame:
     """A delimited text file with a header line (or with ``column_names`` when it has none)."""
     return _read_csv(
-        read_member_bytes(files, member), member, sep=separator, compression=compression,
-        header=None if column_names else "infer", names=list(column_names) if column_names else None,
-        na_values=list(missing_values) or None, keep_default_na=True, skipinitialspace=True,
+        read_member_bytes(files, member),
+        member,
+        sep=separator,
+        compression=compression,
+        header=None if column_names else "infer",
+        names=list(column_names) if column_names else None,
+        na_values=list(missing_values) or None,
+        keep_default_na=True,
+        skipinitialspace=True,
     )
 
 
-def read_keel_headerless(files: FetchedFiles, *, member: str, leading_columns: tuple[str, ...] = ()) -> pd.DataFrame:
-    """A KEEL ``raw/*.dat`` file: comma-separated, no header; numeric features ``x<i>``, then ``label`` (text).
+def read_keel_headerless(
+    files: FetchedFiles, *, member: str, leading_columns: tuple[str, ...] = ()
+) -> pd.DataFrame:
+    """A KEEL ``raw/*.dat`` file: comma-separated, no header; numeric ``x<i>``, then ``label`` (text).
 
     ``leading_columns`` names non-numeric columns that come first (abalone's ``Sex``).
     """
@@ -51,7 +66,7 @@ def read_keel_headerless(files: FetchedFiles, *, member: str, leading_columns: t
 
 
 def read_keel_with_header(files: FetchedFiles, *, member: str) -> pd.DataFrame:
-    """A KEEL-format file whose ``@attribute`` lines name the columns and ``@data`` starts the rows (all text)."""
+    """A KEEL-format file: ``@attribute`` lines name the columns, ``@data`` starts the rows (all text)."""
     lines = read_member_bytes(files, member).read().decode().splitlines()
     names = [line.split()[1] for line in lines if line.lower().startswith("@attribute")]
     data_start = next(index for index, line in enumerate(lines) if line.strip().lower() == "@data") + 1
@@ -71,12 +86,22 @@ def read_arff(files: FetchedFiles, *, member: str) -> pd.DataFrame:
     return frame
 
 
-def read_adult(files: FetchedFiles, *, train_member: str, test_member: str, column_names: tuple[str, ...]) -> pd.DataFrame:
+def read_adult(
+    files: FetchedFiles, *, train_member: str, test_member: str, column_names: tuple[str, ...]
+) -> pd.DataFrame:
     """UCI adult: ``adult.data`` then ``adult.test`` (whose first line is a comment) in one frame."""
     parts = []
     for member, skip in ((train_member, 0), (test_member, 1)):
-        parts.append(_read_csv(read_member_bytes(files, member), member, header=None, names=list(column_names),
-                               skiprows=skip, skipinitialspace=True))
+        parts.append(
+            _read_csv(
+                read_member_bytes(files, member),
+                member,
+                header=None,
+                names=list(column_names),
+                skiprows=skip,
+                skipinitialspace=True,
+            )
+        )
     return pd.concat(parts, ignore_index=True)
 
 
@@ -84,8 +109,14 @@ def read_communities(files: FetchedFiles, *, member: str, names_member: str) -> 
     """UCI communities and crime: headerless ``communities.data``; column names from its ``.names`` file."""
     lines = read_member_bytes(files, names_member).read().decode().splitlines()
     names = [line.split()[1] for line in lines if line.startswith("@attribute")]
-    return _read_csv(read_member_bytes(files, member), member, header=None, names=names, na_values=["?"],
-                     dtype={"communityname": "str"})
+    return _read_csv(
+        read_member_bytes(files, member),
+        member,
+        header=None,
+        names=names,
+        na_values=["?"],
+        dtype={"communityname": "str"},
+    )
 
 
 def read_npz_arrays(files: FetchedFiles, *, member: str) -> pd.DataFrame:

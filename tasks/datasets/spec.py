@@ -80,7 +80,9 @@ class DatasetSpec:
             "offline": self.offline,
             "source": self.source.describe(),
             "parser": _callable_name(self.parser),
-            "raw_schema": None if self.raw_schema is None else getattr(self.raw_schema, "__name__", None) or self.raw_schema.name,
+            "raw_schema": None
+            if self.raw_schema is None
+            else getattr(self.raw_schema, "__name__", None) or self.raw_schema.name,
             "recipe": _callable_name(self.recipe),
             "filter": self.row_filter,
             "minority_rule": self.minority_rule,
@@ -102,7 +104,7 @@ class DatasetSpec:
 class Dataset:
     """A loaded dataset: canonical float64 ``features``, 0/1 ``target`` (1 = minority), provenance.
 
-    ``cost_matrix`` is set only for a user's file ingested with ``cost_columns`` (columns C_FP, C_FN, C_TP, C_TN).
+    ``cost_matrix`` is set only for a user's file ingested with ``cost_columns`` (C_FP, C_FN, C_TP, C_TN).
     """
 
     name: str

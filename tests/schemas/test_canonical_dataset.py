@@ -1,4 +1,4 @@
-"""CanonicalDataset: coercion, the checks it promises, and the error text ``validate_frame`` builds from them."""
+"""CanonicalDataset: coercion, the checks it promises, and the error text ``validate_frame`` builds."""
 
 from __future__ import annotations
 
@@ -20,12 +20,14 @@ def test_valid_frame_is_coerced_to_float_features_and_int8_target():
 
 
 def test_every_failure_is_named_with_values_and_rows():
-    frame = pd.DataFrame({
-        "age": [30.0, np.nan, 52.0, 61.0],
-        "ratio": [0.1, 0.2, np.inf, 0.4],
-        "city": ["a", "b", "c", "d"],
-        "target": [0, 1, 2, 1],
-    })
+    frame = pd.DataFrame(
+        {
+            "age": [30.0, np.nan, 52.0, 61.0],
+            "ratio": [0.1, 0.2, np.inf, 0.4],
+            "city": ["a", "b", "c", "d"],
+            "target": [0, 1, 2, 1],
+        }
+    )
     with pytest.raises(DataValidationError) as raised:
         validate_frame(CanonicalDataset, frame, what="toy")
     message = str(raised.value)
@@ -51,14 +53,28 @@ def test_majority_positive_class_only_warns():
         warnings.simplefilter("always")
         validate_frame(CanonicalDataset, frame, what="toy")
     assert any("positive_class_is_minority" in str(warning.message) for warning in caught)
-    assert all(issubclass(warning.category, pa.errors.SchemaWarning) for warning in caught
-               if "positive_class_is_minority" in str(warning.message))
+    assert all(
+        issubclass(warning.category, pa.errors.SchemaWarning)
+        for warning in caught
+        if "positive_class_is_minority" in str(warning.message)
+    )
 
 
 def test_cost_columns_are_optional_and_non_negative():
-    frame = pd.DataFrame({"x": [1.0, 2.0], "target": [0, 1], "cost:C_FP": [1.0, 1.0], "cost:C_FN": [4.0, -2.0],
-                          "cost:C_TP": [1.0, 1.0], "cost:C_TN": [0.0, 0.0]})
-    with pytest.raises(DataValidationError, match=r"column 'cost:C_FN' failed greater_than_or_equal_to\(0\): "
-                                                  r"1 case\(s\), e.g. -2.0 at rows \[1\]"):
+    frame = pd.DataFrame(
+        {
+            "x": [1.0, 2.0],
+            "target": [0, 1],
+            "cost:C_FP": [1.0, 1.0],
+            "cost:C_FN": [4.0, -2.0],
+            "cost:C_TP": [1.0, 1.0],
+            "cost:C_TN": [0.0, 0.0],
+        }
+    )
+    with pytest.raises(
+        DataValidationError,
+        match=r"column 'cost:C_FN' failed greater_than_or_equal_to\(0\): "
+        r"1 case\(s\), e.g. -2.0 at rows \[1\]",
+    ):
         validate_frame(CanonicalDataset, frame, what="toy")
     validate_frame(CanonicalDataset, frame.assign(**{"cost:C_FN": [4.0, 2.0]}), what="toy")

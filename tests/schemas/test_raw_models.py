@@ -33,18 +33,39 @@ def test_raw_models_do_not_coerce_typed_files():
 
 
 def test_bank_marketing_label_levels():
-    frame = pd.DataFrame({
-        "age": [30], "job": ["admin."], "marital": ["married"], "education": ["tertiary"], "default": ["no"],
-        "balance": [10], "housing": ["yes"], "loan": ["no"], "contact": ["cellular"], "day": [5], "month": ["may"],
-        "duration": [100], "campaign": [1], "pdays": [-1], "previous": [0], "poutcome": ["unknown"], "y": ["maybe"],
-    })
-    with pytest.raises(DataValidationError, match=r"column 'y' failed isin\(\['yes', 'no'\]\): 1 case\(s\), e.g. 'maybe' at rows \[0\]"):
+    frame = pd.DataFrame(
+        {
+            "age": [30],
+            "job": ["admin."],
+            "marital": ["married"],
+            "education": ["tertiary"],
+            "default": ["no"],
+            "balance": [10],
+            "housing": ["yes"],
+            "loan": ["no"],
+            "contact": ["cellular"],
+            "day": [5],
+            "month": ["may"],
+            "duration": [100],
+            "campaign": [1],
+            "pdays": [-1],
+            "previous": [0],
+            "poutcome": ["unknown"],
+            "y": ["maybe"],
+        }
+    )
+    with pytest.raises(
+        DataValidationError,
+        match=r"column 'y' failed isin\(\['yes', 'no'\]\): 1 case\(s\), e.g. 'maybe' at rows \[0\]",
+    ):
         validate_frame(BankMarketingRaw, frame, what="bank-full")
 
 
 def test_keel_text_features_report_the_bad_token_and_row():
     frame = pd.DataFrame({"x0": ["1.5", "2", "n/a"], "x1": ["3", "4", "5"], "label": ["a", "b", "a"]})
-    with pytest.raises(DataValidationError, match=r"coerce_dtype\('float64'\): 1 case\(s\), e.g. 'n/a' at rows \[2\]"):
+    with pytest.raises(
+        DataValidationError, match=r"coerce_dtype\('float64'\): 1 case\(s\), e.g. 'n/a' at rows \[2\]"
+    ):
         validate_frame(KeelNumericRaw, frame, what="keel")
     assert validate_frame(KeelNumericRaw, frame.iloc[:2], what="keel")["x0"].tolist() == [1.5, 2.0]
 
@@ -53,4 +74,6 @@ def test_column_count_checks():
     with pytest.raises(DataValidationError, match="has_22_columns"):
         validate_frame(Pc1Raw, pd.DataFrame({"loc": [1.0], "defects": ["true"]}), what="pc1")
     with pytest.raises(DataValidationError, match="has_128_columns"):
-        validate_frame(CommunitiesRaw, pd.DataFrame({"communityname": ["x"], "state": [1.0]}), what="communities")
+        validate_frame(
+            CommunitiesRaw, pd.DataFrame({"communityname": ["x"], "state": [1.0]}), what="communities"
+        )

@@ -50,7 +50,7 @@ class LocalServer:
 
 @pytest.fixture
 def http_server():
-    """A ``ThreadingHTTPServer`` on 127.0.0.1 (ephemeral port) serving the routes a test puts in ``routes``."""
+    """A ``ThreadingHTTPServer`` on 127.0.0.1 (ephemeral port) serving what a test puts in ``routes``."""
     routes: dict[str, Route] = {}
     hits: Counter = Counter()
     release = threading.Event()

