@@ -1,15 +1,16 @@
-"""Cost-proportionate rejection sampling (Zadrozny et al. 2003) and over-sampling (Elkan 2001) as imblearn
-samplers.
+"""Cost-proportionate rejection sampling (Zadrozny et al. 2003) and over-sampling (Elkan 2001), as samplers.
 
 Both weigh example ``i`` by its misclassification cost ``w_i = y_i C_FN,i + (1 - y_i) C_FP,i`` (CSDT paper,
 Eq. 5) and hand a cost-insensitive learner a training set in which examples appear in proportion to ``w_i``.
-The cost matrix reaches them as a keyword of ``fit_resample``:
+The cost matrix reaches them as the keyword ``cost_matrix`` of ``fit_resample``, and is required:
 
 - directly: ``sampler.fit_resample(X, y, cost_matrix=C)``;
-- in an imblearn ``Pipeline`` without metadata routing: ``pipeline.fit(X, y, <step>__cost_matrix=C)``;
-- with ``sklearn.set_config(enable_metadata_routing=True)``:
-``sampler.set_fit_resample_request(cost_matrix=True)``
-  and ``pipeline.fit(X, y, cost_matrix=C)`` (also through ``GridSearchCV``).
+- in an imblearn ``Pipeline`` (and through it ``GridSearchCV``), by metadata routing:
+  ``sklearn.set_config(enable_metadata_routing=True)``,
+  ``sampler.set_fit_resample_request(cost_matrix=True)``, then ``pipeline.fit(X, y, cost_matrix=C)``.
+  Without routing, imblearn 0.14's ``Pipeline`` silently drops ``<step>__cost_matrix`` for samplers (it
+  forwards step parameters to ``fit`` only), which is why a missing cost matrix is an error here rather than
+  a silent fallback to unit costs.
 
 The resampled rows are ``X[sample_indices_]``; index the cost matrix the same way to evaluate on them.
 """
@@ -23,7 +24,8 @@ from imblearn.base import BaseSampler
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval
 
-from algorithms.cost._inputs import encode_binary_target, example_costs
+from algorithms.cost._inputs import encode_binary_target
+from algorithms.metrics import check_cost_matrix
 
 __all__ = ["CostProportionateOverSampler", "CostProportionateRejectionSampler", "misclassification_costs"]
 
@@ -51,8 +53,8 @@ class _CostProportionateSampler(BaseSampler):
         X : {array-like, sparse matrix} of shape (n_samples, n_features)
         y : array-like of shape (n_samples,)
             Two classes.
-        cost_matrix : array-like of shape (n_samples, 4), default=None
-            ``[C_FP, C_FN, C_TP, C_TN]``; ``None`` means unit costs (every example weighs the same).
+        cost_matrix : array-like of shape (n_samples, 4)
+            ``[C_FP, C_FN, C_TP, C_TN]``. Required (the module docstring shows how a Pipeline routes it).
 
         Returns
         -------
@@ -60,11 +62,17 @@ class _CostProportionateSampler(BaseSampler):
             Rows ``sample_indices_`` of the inputs (which are not modified).
         """
         self._validate_params()
+        if cost_matrix is None:
+            raise ValueError(
+                f"{type(self).__name__}.fit_resample needs cost_matrix=(n_samples, 4) costs; in an imblearn "
+                "Pipeline enable metadata routing (sklearn.set_config(enable_metadata_routing=True)) and "
+                "call set_fit_resample_request(cost_matrix=True) on the sampler"
+            )
         return super().fit_resample(X, y, cost_matrix=cost_matrix)
 
     def _normalised_weights(self, y, cost_matrix):
         _, y01, self.pos_label_ = encode_binary_target(y, self.pos_label)
-        weights = misclassification_costs(y01, example_costs(cost_matrix, y01.shape[0]))
+        weights = misclassification_costs(y01, check_cost_matrix(cost_matrix, y01.shape[0]))
         reference = float(np.quantile(weights, self.weight_quantile))
         if reference <= 0:
             raise ValueError(
