@@ -294,7 +294,8 @@ def ingest_file(
         The label value that is positive (compared as text); default: the rarer of exactly two values.
     cost_columns : sequence of 4 str, optional
         Columns holding C_FP, C_FN, C_TP, C_TN per example; stored as ``cost:C_FP`` ... and returned as
-        ``Dataset.cost_matrix``.
+        ``Dataset.cost_matrix``; rows breaking C_FP > C_TN or C_FN > C_TP are counted in the metadata and
+        logged as a warning (not refused).
     name : str, optional
         Cache name; default: the file's stem in kebab case.
     """
@@ -303,11 +304,33 @@ def ingest_file(
     files = spec.source.fetch(cache)
     frame = build_canonical_frame(spec, files)
     parquet, metadata_path = _entry_paths(cache, spec.name, "user")
+    extra = {"target": target, "positive": positive, "cost_columns": list(cost_columns or [])}
+    if cost_columns:
+        extra["unreasonable_cost_rows"] = _count_unreasonable_cost_rows(frame, spec.name)
     return _write_entry(
         spec,
         frame,
         parquet,
         metadata_path,
         spec.source.checksums(cache),
-        extra={"target": target, "positive": positive, "cost_columns": list(cost_columns or [])},
+        extra=extra,
     )
+
+
+def _count_unreasonable_cost_rows(frame: pd.DataFrame, name: str) -> int:
+    """Rows of a user's costs breaking C_FP > C_TN or C_FN > C_TP (Elkan 2001): warned about, not refused."""
+    from schemas.cost_matrix import report_unreasonable_rows
+
+    costs = frame[[f"{COST_PREFIX}{column}" for column in COST_COLUMNS]].set_axis(list(COST_COLUMNS), axis=1)
+    report = report_unreasonable_rows(costs)
+    rows = int(report["index"].nunique())
+    if rows:
+        conditions = ", ".join(sorted(report["condition"].unique()))
+        logger.warning(
+            "%s: %d row(s) break %s; e.g. rows %s",
+            name,
+            rows,
+            conditions,
+            report["index"].unique()[:5].tolist(),
+        )
+    return rows

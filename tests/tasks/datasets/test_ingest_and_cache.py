@@ -124,3 +124,27 @@ def test_encoding_hand_computed():
     assert encoded.columns.tolist() == ["n", "flag", "colour=blue", "colour=red"]
     assert encoded.to_numpy().tolist() == [[1, 1, 0, 1], [2, 0, 0, 0], [3, 1, 1, 0]]
     assert set(encoded.dtypes) == {np.dtype("float64")}
+
+
+def test_user_costs_breaking_reasonableness_are_counted_and_warned(cache_dir, tmp_path, caplog):
+    path = tmp_path / "costs.csv"
+    # row 4: C_FN = 3 is not above C_TP = 5 (Elkan's condition C_FN > C_TP)
+    path.write_text(
+        (FIXTURES / "user_costs.csv").read_text().replace("410,south,no,5,41,5,0", "410,south,no,5,3,5,0")
+    )
+    with caplog.at_level("WARNING", logger="tasks.datasets.ingest"):
+        dataset = ingest_file(
+            path,
+            target="fraud",
+            cost_columns=["cost_fp", "cost_fn", "cost_tp", "cost_tn"],
+            cache_dir=cache_dir,
+        )
+    assert dataset.metadata["unreasonable_cost_rows"] == 1
+    assert "costs: 1 row(s) break C_FN > C_TP; e.g. rows [4]" in caplog.text
+    clean = ingest_file(
+        FIXTURES / "user_costs.csv",
+        target="fraud",
+        cost_columns=["cost_fp", "cost_fn", "cost_tp", "cost_tn"],
+        cache_dir=cache_dir,
+    )
+    assert clean.metadata["unreasonable_cost_rows"] == 0
