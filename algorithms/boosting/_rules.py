@@ -55,12 +55,14 @@ def class_error_rates(votes, y, class_mass):
     false_negative_rate, false_positive_rate : float
         ``FNR_{1:t}`` and ``FPR_{1:t}``; a class with no mass has rate 0.
     """
-    positive = y > 0
-    predicted_positive = votes > 0
-    missed_positive = np.dot(class_mass, positive & ~predicted_positive)
-    false_alarm = np.dot(class_mass, ~positive & predicted_positive)
-    positive_mass = np.dot(class_mass, positive)
-    negative_mass = np.dot(class_mass, ~positive)
+    # float indicators: numpy's dot product of floats with booleans is ~100x slower than with floats
+    positive = (y > 0).astype(float)
+    predicted_positive = (votes > 0).astype(float)
+    positive_mass = float(np.dot(class_mass, positive))
+    negative_mass = float(class_mass.sum()) - positive_mass
+    true_positive = float(np.dot(class_mass, positive * predicted_positive))
+    missed_positive = positive_mass - true_positive
+    false_alarm = float(np.dot(class_mass, predicted_positive)) - true_positive
     fnr = missed_positive / positive_mass if positive_mass > 0 else 0.0
     fpr = false_alarm / negative_mass if negative_mass > 0 else 0.0
     return float(fnr), float(fpr)
@@ -110,10 +112,9 @@ def cost_outside_exponent_alpha(weights, y, output, costs):
     Returns 0 when Eq. 13 is violated (the correct mass does not exceed the misclassified mass), which stops
     the loop; the misclassified mass is floored at :data:`ERROR_FLOOR`.
     """
-    wrong = misclassified(y, output)
     cost_mass = weights * costs
-    correct_mass = float(cost_mass[~wrong].sum())
-    wrong_mass = float(cost_mass[wrong].sum())
+    wrong_mass = float(np.dot(cost_mass, misclassified(y, output).astype(float)))
+    correct_mass = float(cost_mass.sum()) - wrong_mass
     if correct_mass <= wrong_mass:
         return 0.0
     return 0.5 * float(np.log(correct_mass / max(wrong_mass, ERROR_FLOOR)))
