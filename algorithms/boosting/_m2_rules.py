@@ -1,0 +1,181 @@
+"""Pure rule functions of the binary AdaBoost.M2 family (SMOTEBoost, WOTBoost).
+
+Notation follows the WOTBoost paper (Zhang et al., ``../shared/papers/wotboost-weighted-oversampling-boosting.txt``,
+Algorithms 1-2) and spec section 5. With two classes the mislabel set ``B`` holds one wrong label per sample,
+so the M2 distribution ``D_t(i, ybar_i)`` is a vector over the original samples. The weak hypothesis is
+``h_t(x, y) = p_t(y | x)``; the shared loop hands rules the signed output ``2 p_t(+|x) - 1``, from which
+``h_t(x_i, y_i) - h_t(x_i, ybar_i) = y_i (2 p_t(+|x_i) - 1)`` (``y_i`` in {-1, +1}).
+
+Two groups of functions live here:
+
+- the M2 round maths: pseudo-loss, ``beta_t``, the learner's vote ``ln(1 / beta_t)`` and the weight update;
+- the synthetic minority samples of a round: the allotment ``g_i`` per minority sample (uniform for SMOTEBoost,
+  weight-proportional for WOTBoost), the ``k`` nearest minority neighbours, the interpolation
+  ``x_i + lambda (x_nn - x_i)`` and the children's weights.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from sklearn.neighbors import NearestNeighbors
+
+from algorithms.boosting._rules import ERROR_FLOOR
+
+__all__ = [
+    "largest_remainder_allotment",
+    "m2_beta",
+    "m2_pseudo_loss",
+    "m2_update",
+    "m2_vote_weight",
+    "minority_neighbours",
+    "split_parent_weights",
+    "synthesise_minority",
+    "uniform_allotment",
+    "weighted_allotment",
+]
+
+
+# ------------------------------------------------------------------------------------------ M2 round maths
+def m2_pseudo_loss(weights, y, output):
+    """Binary M2 pseudo-loss ``eps_t = 1/2 sum_i D_t(i) (1 - h_t(x_i, y_i) + h_t(x_i, ybar_i))`` (Alg. 1, line 5).
+
+    With ``h_t(x, y) = p_t(y|x)`` this is ``sum_i D_t(i) (1 - p_t(y_i|x_i))`` (spec section 5).
+
+    Parameters
+    ----------
+    weights : ndarray of shape (n_samples,)
+        ``D_t`` over the original samples (sums to 1).
+    y : ndarray of shape (n_samples,)
+        Signed labels, +1 positive, -1 negative.
+    output : ndarray of shape (n_samples,)
+        ``2 p_t(+|x_i) - 1``.
+    """
+    margin = y * output  # h_t(x_i, y_i) - h_t(x_i, ybar_i)
+    return float(np.dot(weights, 0.5 * (1.0 - margin)))
+
+
+def m2_beta(pseudo_loss):
+    """``beta_t = eps_t / (1 - eps_t)`` (Alg. 1, line 6); ``eps_t`` is floored at ``1e-10``."""
+    pseudo_loss = max(float(pseudo_loss), ERROR_FLOOR)
+    return pseudo_loss / (1.0 - pseudo_loss)
+
+
+def m2_vote_weight(pseudo_loss):
+    """The learner's vote ``ln(1 / beta_t)`` in ``H(x) = argmax_y sum_t ln(1/beta_t) h_t(x, y)`` (Alg. 1, output).
+
+    For two classes the argmax is the sign of ``sum_t ln(1/beta_t) (2 p_t(+|x) - 1)``, the shared loop's
+    weighted vote. The value is <= 0 exactly when ``eps_t >= 1/2``, which tells the loop to discard the
+    learner and stop (spec section 5).
+    """
+    return float(-np.log(m2_beta(pseudo_loss)))
+
+
+def m2_update(weights, y, output, beta):
+    """Unnormalised ``D_{t+1}(i) = D_t(i) beta_t^{1/2 (1 + h_t(x_i, y_i) - h_t(x_i, ybar_i))}``.
+
+    The standard AdaBoost.M2 update (Freund and Schapire 1997). The WOTBoost paper's Algorithm 1, line 7,
+    prints the exponent as ``1/2 (1 - h_t(x_i, y_i) + h_t(x_i, ybar_i))``, which would shrink the weight of
+    the samples the learner gets wrong; spec section 5 fixes the sign. Since ``beta_t < 1``, a sample's
+    weight falls the more confidently it is classified correctly, so misclassified samples gain weight
+    after normalisation.
+    """
+    margin = y * output  # h_t(x_i, y_i) - h_t(x_i, ybar_i)
+    return weights * np.power(beta, 0.5 * (1.0 + margin))
+
+
+# -------------------------------------------------------------------------------------------- allotments
+def largest_remainder_allotment(total, shares, random_state):
+    """Split ``total`` synthetic samples into integers ``g_i`` proportional to ``shares``, summing to ``total``.
+
+    Largest-remainder (Hamilton) rounding: every ``g_i`` starts at ``floor(total * s_i)`` with
+    ``s_i = shares_i / sum(shares)``; the samples left over go one each to the largest fractional parts.
+    Equal fractional parts are ordered at random (``random_state``), so no sample is favoured round after
+    round. Each ``g_i`` is ``floor`` or ``ceil`` of its exact share. All-zero shares are treated as equal.
+
+    Parameters
+    ----------
+    total : int
+        ``N``, the number of synthetic samples.
+    shares : ndarray of shape (n_minority,)
+        Non-negative shares.
+    random_state : numpy.random.RandomState
+        Breaks ties between equal fractional parts.
+
+    Returns
+    -------
+    allotment : ndarray of int of shape (n_minority,)
+    """
+    shares = np.asarray(shares, dtype=float)
+    share_sum = float(shares.sum())
+    if share_sum <= 0 or not np.isfinite(share_sum):
+        shares, share_sum = np.ones_like(shares), float(shares.size)
+    exact = total * shares / share_sum
+    allotment = np.floor(exact).astype(np.int64)
+    left_over = int(total - allotment.sum())
+    if left_over > 0:
+        order = random_state.permutation(shares.size)
+        # stable sort of the shuffled order by descending remainder: ties stay in random order
+        ranked = order[np.argsort(-(exact - allotment)[order], kind="stable")]
+        allotment[ranked[:left_over]] += 1
+    return allotment
+
+
+def uniform_allotment(total, minority_weights, random_state):
+    """SMOTEBoost: ``N`` split evenly over the minority samples, whatever their weights (spec section 5)."""
+    return largest_remainder_allotment(total, np.ones_like(minority_weights, dtype=float), random_state)
+
+
+def weighted_allotment(total, minority_weights, random_state):
+    """WOTBoost: ``g_i = N D_t(i) / sum_{j in minority} D_t(j)`` (Algorithm 2, line 1), rounded to sum to ``N``."""
+    return largest_remainder_allotment(total, minority_weights, random_state)
+
+
+# ---------------------------------------------------------------------------------- synthetic minority set
+def minority_neighbours(X_minority, k_neighbors):
+    """Indices of the ``k`` nearest minority neighbours of every minority sample, itself excluded.
+
+    scikit-learn's :class:`~sklearn.neighbors.NearestNeighbors` (Euclidean) does the search; ``k`` is capped
+    at ``n_minority - 1``. With a single minority sample there is no neighbour and its own index is returned
+    (its children are then copies of it).
+
+    Returns
+    -------
+    neighbours : ndarray of int of shape (n_minority, min(k, n_minority - 1)) or (1, 1)
+    """
+    n_minority = X_minority.shape[0]
+    k = min(int(k_neighbors), n_minority - 1)
+    if k < 1:
+        return np.zeros((n_minority, 1), dtype=np.int64)
+    search = NearestNeighbors(n_neighbors=k).fit(X_minority)
+    return search.kneighbors(return_distance=False)  # without X, a point is not its own neighbour
+
+
+def synthesise_minority(X_minority, neighbours, allotment, random_state):
+    """Create ``g_i`` synthetic samples around every minority sample ``x_i`` (WOTBoost Algorithm 2, lines 2-5).
+
+    Each child is ``x_i + lambda (x_nn - x_i)`` with ``x_nn`` drawn uniformly from the ``k`` nearest
+    minority neighbours of ``x_i`` and ``lambda ~ U[0, 1]``.
+
+    Returns
+    -------
+    X_synthetic : ndarray of shape (sum(allotment), n_features)
+    parents : ndarray of int of shape (sum(allotment),)
+        Index (into ``X_minority``) of each child's parent ``x_i``.
+    chosen_neighbours : ndarray of int of shape (sum(allotment),)
+        Index (into ``X_minority``) of each child's ``x_nn``.
+    """
+    parents = np.repeat(np.arange(X_minority.shape[0]), allotment)
+    columns = random_state.randint(neighbours.shape[1], size=parents.size)
+    chosen_neighbours = neighbours[parents, columns]
+    step = random_state.uniform(0.0, 1.0, size=(parents.size, 1))
+    X_parent = X_minority[parents]
+    return X_parent + step * (X_minority[chosen_neighbours] - X_parent), parents, chosen_neighbours
+
+
+def split_parent_weights(minority_weights, allotment, parents):
+    """Weight of each child: its parent's current weight ``D_t(i)`` divided evenly among its ``g_i`` children.
+
+    So the children of ``x_i`` together weigh what ``x_i`` weighs (spec section 5), and the synthetic mass
+    equals the mass of the minority samples that have children.
+    """
+    return minority_weights[parents] / allotment[parents]

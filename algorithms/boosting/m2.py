@@ -1,0 +1,189 @@
+"""SMOTEBoost and WOTBoost: binary AdaBoost.M2 with synthetic minority samples in every round.
+
+WOTBoost paper (``../shared/papers/wotboost-weighted-oversampling-boosting.txt``), Algorithms 1-2, with the
+decisions of spec section 5. Both run on the shared loop of :mod:`algorithms.boosting._base`; they bind
+
+- the M2 rules (:mod:`algorithms.boosting._m2_rules`): real-valued weak output ``2 p_t(+|x) - 1`` from
+  ``predict_proba``, pseudo-loss ``eps_t``, vote ``ln(1/beta_t)``, the standard (Freund and Schapire 1997)
+  update ``D_t(i) beta_t^{1/2 (1 + h_t(x_i, y_i) - h_t(x_i, ybar_i))}``;
+- the round's training set (:meth:`M2BoostingClassifier._round_training_set`): the original samples with
+  ``D_t`` plus ``N`` fresh synthetic minority samples, which the weak learner is trained on and which are
+  then discarded: the pseudo-loss and the update use the original samples only.
+
+They differ only in how the ``N`` synthetic samples are allotted to the minority samples: uniformly
+(SMOTEBoost, Chawla et al. 2003) or in proportion to ``D_t`` (WOTBoost, Algorithm 2).
+"""
+
+from __future__ import annotations
+
+from numbers import Integral
+from typing import ClassVar
+
+import numpy as np
+from sklearn.tree import DecisionTreeClassifier
+from sklearn.utils._param_validation import HasMethods, Interval
+
+from algorithms.boosting import _m2_rules
+from algorithms.boosting._base import (
+    BaseBoostingClassifier,
+    BoostingRules,
+    RoundCosts,
+    RoundState,
+    probability_output,
+)
+
+__all__ = ["M2_RULES", "WEAK_LEARNER_MAX_DEPTH", "M2BoostingClassifier", "SMOTEBoost", "WOTBoost"]
+
+#: Depth of the default weak learner, a CART tree with ``predict_proba``.
+WEAK_LEARNER_MAX_DEPTH = 3
+
+
+def m2_alpha_rule(state: RoundState, costs: RoundCosts) -> float:
+    """``ln(1 / beta_t)`` from the pseudo-loss on the original samples (Algorithm 1, lines 5-6 and output)."""
+    return _m2_rules.m2_vote_weight(_m2_rules.m2_pseudo_loss(state.weights, state.y, state.output))
+
+
+def m2_update_rule(state: RoundState, costs: RoundCosts, alpha: float) -> np.ndarray:
+    """``D_t(i) beta_t^{1/2 (1 + h_t(x_i, y_i) - h_t(x_i, ybar_i))}`` on the original samples (spec section 5)."""
+    beta = _m2_rules.m2_beta(_m2_rules.m2_pseudo_loss(state.weights, state.y, state.output))
+    return _m2_rules.m2_update(state.weights, state.y, state.output, beta)
+
+
+#: Binary AdaBoost.M2: probabilistic weak output, pseudo-loss, ``ln(1/beta_t)`` votes, the standard update.
+#: Initial weights (uniform), symmetric votes and the stop after a zero pseudo-loss are the loop's defaults.
+M2_RULES = BoostingRules(weak_output=probability_output, alpha=m2_alpha_rule, update=m2_update_rule)
+
+
+class M2BoostingClassifier(BaseBoostingClassifier):
+    """Binary AdaBoost.M2 whose weak learner sees ``N`` new synthetic minority samples every round.
+
+    A subclass chooses the allotment ``g_i`` (how many children each minority sample gets) through
+    ``_allot``, a function ``(N, minority weights D_t, random_state) -> g``.
+
+    Round ``t`` (WOTBoost paper, Algorithm 1; spec section 5):
+
+    1. ``N`` synthetic minority samples: ``g_i`` children of minority sample ``x_i``, each
+       ``x_i + lambda (x_nn - x_i)`` with ``x_nn`` one of the ``k_neighbors`` nearest minority neighbours
+       (scikit-learn's ``NearestNeighbors``) and ``lambda ~ U[0, 1]`` (Algorithm 2, lines 2-5).
+    2. The weak learner is fitted on the original samples, weighted by ``D_t``, plus the synthetic ones.
+       **Synthetic sample weight:** a child weighs its parent's ``D_t(i)`` divided evenly among the parent's
+       ``g_i`` children, so the children of a sample together weigh what it weighs.
+    3. Pseudo-loss ``eps_t = sum_i D_t(i) (1 - p_t(y_i|x_i))`` over the original samples;
+       ``beta_t = eps_t / (1 - eps_t)``; boosting stops, discarding the learner, when ``eps_t >= 1/2``, and
+       stops after keeping it when ``eps_t = 0`` (floored at ``1e-10``).
+    4. ``D_{t+1}(i) = D_t(i) beta_t^{1/2 (1 + h_t(x_i, y_i) - h_t(x_i, ybar_i))} / Z_t`` on the original
+       samples only (the standard M2 update; the paper's line 7 flips the sign of the exponent, which would
+       shrink the weights of errors). The synthetic samples are discarded.
+
+    ``H(x) = argmax_y sum_t ln(1/beta_t) h_t(x, y)``, i.e. the sign of
+    ``sum_t ln(1/beta_t) (2 p_t(+|x) - 1)``; :meth:`decision_function` divides that sum by
+    ``sum_t ln(1/beta_t)``.
+
+    The synthetic class is the positive class (``pos_label``, by default the minority). ``N`` defaults to
+    ``#negatives - #positives`` (balancing the round's training set by counts; 0 if the positives are not
+    fewer). The neighbour search is capped at ``#positives - 1`` neighbours; a single positive sample's
+    children are copies of it. ``cost_matrix`` is accepted (and validated) but unused: both methods are
+    cost-blind.
+
+    Parameters
+    ----------
+    estimator : object, default=None
+        Weak learner with ``predict_proba`` whose ``fit`` accepts ``sample_weight``; ``None`` is
+        ``DecisionTreeClassifier(max_depth=3)`` (:data:`WEAK_LEARNER_MAX_DEPTH`), seeded every round.
+    n_estimators : int, default=50
+        Maximum number of rounds ``T``.
+    n_synthetic : int or None, default=None
+        ``N``, synthetic minority samples per round; ``None`` balances the classes.
+    k_neighbors : int, default=5
+        ``k``, minority neighbours to interpolate towards (the WOTBoost paper's ``k = 5``).
+    random_state : int, RandomState instance or None, default=None
+        Seeds the one random generator of ``fit``: the synthetic samples and the learners' sub-seeds.
+    pos_label : label or None, default=None
+        Positive (synthesised) class; ``None`` takes the minority class.
+
+    Attributes
+    ----------
+    estimators_, estimator_weights_, estimator_errors_, vote_weights_, classes_, pos_label_, n_features_in_, \
+trace_, final_distribution_, stop_reason_
+        See :class:`~algorithms.boosting._base.BaseBoostingClassifier`. ``estimator_weights_`` holds
+        ``ln(1/beta_t)``, ``estimator_errors_`` the pseudo-losses ``eps_t``; ``final_distribution_`` is over
+        the original samples.
+    """
+
+    _allot: ClassVar = staticmethod(_m2_rules.uniform_allotment)
+
+    _parameter_constraints: dict = {
+        **BaseBoostingClassifier._parameter_constraints,
+        "estimator": [HasMethods(["fit", "predict_proba"]), None],
+        "n_synthetic": [Interval(Integral, 0, None, closed="left"), None],
+        "k_neighbors": [Interval(Integral, 1, None, closed="left")],
+    }
+
+    def __init__(
+        self,
+        estimator=None,
+        *,
+        n_estimators=50,
+        n_synthetic=None,
+        k_neighbors=5,
+        random_state=None,
+        pos_label=None,
+    ):
+        super().__init__(estimator, n_estimators=n_estimators, random_state=random_state, pos_label=pos_label)
+        self.n_synthetic = n_synthetic
+        self.k_neighbors = k_neighbors
+
+    def _boosting_rules(self) -> BoostingRules:
+        return M2_RULES
+
+    def _default_estimator(self):
+        return DecisionTreeClassifier(max_depth=WEAK_LEARNER_MAX_DEPTH)
+
+    def _round_training_set(self, X, y01, weights, random_state):
+        """Original samples with ``D_t`` plus this round's synthetic positives (class 1) and their weights."""
+        minority = np.flatnonzero(y01 == 1)
+        n_synthetic = self._synthetic_count(y01)
+        if n_synthetic == 0:
+            return X, y01, weights
+        X_minority, minority_weights = X[minority], weights[minority]
+        allotment = self._allot(n_synthetic, minority_weights, random_state)
+        neighbours = _m2_rules.minority_neighbours(X_minority, self.k_neighbors)
+        X_synthetic, parents, _ = _m2_rules.synthesise_minority(X_minority, neighbours, allotment, random_state)
+        synthetic_weights = _m2_rules.split_parent_weights(minority_weights, allotment, parents)
+        return (
+            np.vstack([X, X_synthetic]),
+            np.concatenate([y01, np.ones(n_synthetic, dtype=y01.dtype)]),
+            np.concatenate([weights, synthetic_weights]),
+        )
+
+    def _synthetic_count(self, y01):
+        """``N``: ``n_synthetic``, or ``#negatives - #positives`` (at least 0) when it is ``None``."""
+        if self.n_synthetic is not None:
+            return int(self.n_synthetic)
+        n_positive = int(np.count_nonzero(y01))
+        return max(y01.size - 2 * n_positive, 0)
+
+
+class SMOTEBoost(M2BoostingClassifier):
+    """SMOTEBoost (Chawla et al. 2003): SMOTE's uniform allotment inside binary AdaBoost.M2.
+
+    Every round the ``N`` synthetic samples are split evenly over the minority samples (largest-remainder
+    rounding; which samples get the one extra child is random) and interpolated towards one of their
+    ``k = 5`` nearest minority neighbours; see :class:`M2BoostingClassifier` for the round, the synthetic
+    weights (parent's weight split evenly among its children) and the default weak learner (a depth-3 tree).
+    """
+
+    _allot: ClassVar = staticmethod(_m2_rules.uniform_allotment)
+
+
+class WOTBoost(M2BoostingClassifier):
+    """WOTBoost (Zhang et al.): weight-proportional oversampling inside binary AdaBoost.M2 (Algorithms 1-2).
+
+    Every round minority sample ``x_i`` gets ``g_i = N D_t(i) / sum_{j in minority} D_t(j)`` children
+    (Algorithm 2, line 1), rounded by largest remainder so that the ``g_i`` sum to ``N``: hard minority
+    samples, which boosting has given more weight, get more synthetic neighbours. See
+    :class:`M2BoostingClassifier` for the round, the synthetic weights (parent's weight split evenly among
+    its children) and the default weak learner (a depth-3 tree).
+    """
+
+    _allot: ClassVar = staticmethod(_m2_rules.weighted_allotment)
