@@ -1,16 +1,17 @@
 """Pure rule functions of the binary AdaBoost.M2 family (SMOTEBoost, WOTBoost).
 
-Notation follows the WOTBoost paper (Zhang et al., ``../shared/papers/wotboost-weighted-oversampling-boosting.txt``,
-Algorithms 1-2) and spec section 5. With two classes the mislabel set ``B`` holds one wrong label per sample,
-so the M2 distribution ``D_t(i, ybar_i)`` is a vector over the original samples. The weak hypothesis is
-``h_t(x, y) = p_t(y | x)``; the shared loop hands rules the signed output ``2 p_t(+|x) - 1``, from which
+Notation follows the WOTBoost paper (Zhang et al.,
+``../shared/papers/wotboost-weighted-oversampling-boosting.txt``, Algorithms 1-2) and spec section 5. With
+two classes the mislabel set ``B`` holds one wrong label per sample, so the M2 distribution
+``D_t(i, ybar_i)`` is a vector over the original samples. The weak hypothesis is ``h_t(x, y) = p_t(y | x)``;
+the shared loop hands rules the signed output ``2 p_t(+|x) - 1``, from which
 ``h_t(x_i, y_i) - h_t(x_i, ybar_i) = y_i (2 p_t(+|x_i) - 1)`` (``y_i`` in {-1, +1}).
 
 Two groups of functions live here:
 
 - the M2 round maths: pseudo-loss, ``beta_t``, the learner's vote ``ln(1 / beta_t)`` and the weight update;
-- the synthetic minority samples of a round: the allotment ``g_i`` per minority sample (uniform for SMOTEBoost,
-  weight-proportional for WOTBoost), the ``k`` nearest minority neighbours, the interpolation
+- the synthetic minority samples of a round: the allotment ``g_i`` per minority sample (uniform for
+  SMOTEBoost, weight-proportional for WOTBoost), the ``k`` nearest minority neighbours, the interpolation
   ``x_i + lambda (x_nn - x_i)`` and the children's weights.
 """
 
@@ -37,9 +38,10 @@ __all__ = [
 
 # ------------------------------------------------------------------------------------------ M2 round maths
 def m2_pseudo_loss(weights, y, output):
-    """Binary M2 pseudo-loss ``eps_t = 1/2 sum_i D_t(i) (1 - h_t(x_i, y_i) + h_t(x_i, ybar_i))`` (Alg. 1, line 5).
+    """Binary M2 pseudo-loss ``eps_t = 1/2 sum_i D_t(i) (1 - h_t(x_i, y_i) + h_t(x_i, ybar_i))``.
 
-    With ``h_t(x, y) = p_t(y|x)`` this is ``sum_i D_t(i) (1 - p_t(y_i|x_i))`` (spec section 5).
+    WOTBoost paper, Algorithm 1, line 5. With ``h_t(x, y) = p_t(y|x)`` this is
+    ``sum_i D_t(i) (1 - p_t(y_i|x_i))`` (spec section 5).
 
     Parameters
     ----------
@@ -61,8 +63,9 @@ def m2_beta(pseudo_loss):
 
 
 def m2_vote_weight(pseudo_loss):
-    """The learner's vote ``ln(1 / beta_t)`` in ``H(x) = argmax_y sum_t ln(1/beta_t) h_t(x, y)`` (Alg. 1, output).
+    """The learner's vote ``ln(1 / beta_t)`` in ``H(x) = argmax_y sum_t ln(1/beta_t) h_t(x, y)``.
 
+    WOTBoost paper, Algorithm 1, output.
     For two classes the argmax is the sign of ``sum_t ln(1/beta_t) (2 p_t(+|x) - 1)``, the shared loop's
     weighted vote. The value is <= 0 exactly when ``eps_t >= 1/2``, which tells the loop to discard the
     learner and stop (spec section 5).
@@ -85,7 +88,7 @@ def m2_update(weights, y, output, beta):
 
 # -------------------------------------------------------------------------------------------- allotments
 def largest_remainder_allotment(total, shares, random_state):
-    """Split ``total`` synthetic samples into integers ``g_i`` proportional to ``shares``, summing to ``total``.
+    """Split ``total`` samples into integers ``g_i`` proportional to ``shares``, summing to ``total``.
 
     Largest-remainder (Hamilton) rounding: every ``g_i`` starts at ``floor(total * s_i)`` with
     ``s_i = shares_i / sum(shares)``; the samples left over go one each to the largest fractional parts.
@@ -126,7 +129,7 @@ def uniform_allotment(total, minority_weights, random_state):
 
 
 def weighted_allotment(total, minority_weights, random_state):
-    """WOTBoost: ``g_i = N D_t(i) / sum_{j in minority} D_t(j)`` (Algorithm 2, line 1), rounded to sum to ``N``."""
+    """WOTBoost: ``g_i = N D_t(i) / sum_{j in minority} D_t(j)`` (Algorithm 2, line 1), summing to ``N``."""
     return largest_remainder_allotment(total, minority_weights, random_state)
 
 
@@ -151,7 +154,7 @@ def minority_neighbours(X_minority, k_neighbors):
 
 
 def synthesise_minority(X_minority, neighbours, allotment, random_state):
-    """Create ``g_i`` synthetic samples around every minority sample ``x_i`` (WOTBoost Algorithm 2, lines 2-5).
+    """Create ``g_i`` synthetic samples around every minority sample ``x_i`` (WOTBoost Alg. 2, lines 2-5).
 
     Each child is ``x_i + lambda (x_nn - x_i)`` with ``x_nn`` drawn uniformly from the ``k`` nearest
     minority neighbours of ``x_i`` and ``lambda ~ U[0, 1]``.

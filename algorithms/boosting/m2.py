@@ -44,7 +44,7 @@ def m2_alpha_rule(state: RoundState, costs: RoundCosts) -> float:
 
 
 def m2_update_rule(state: RoundState, costs: RoundCosts, alpha: float) -> np.ndarray:
-    """``D_t(i) beta_t^{1/2 (1 + h_t(x_i, y_i) - h_t(x_i, ybar_i))}`` on the original samples (spec section 5)."""
+    """``D_t(i) beta_t^{1/2 (1 + h_t(x_i, y_i) - h_t(x_i, ybar_i))}`` on the original samples (spec s. 5)."""
     beta = _m2_rules.m2_beta(_m2_rules.m2_pseudo_loss(state.weights, state.y, state.output))
     return _m2_rules.m2_update(state.weights, state.y, state.output, beta)
 
@@ -148,7 +148,9 @@ trace_, final_distribution_, stop_reason_
         X_minority, minority_weights = X[minority], weights[minority]
         allotment = self._allot(n_synthetic, minority_weights, random_state)
         neighbours = _m2_rules.minority_neighbours(X_minority, self.k_neighbors)
-        X_synthetic, parents, _ = _m2_rules.synthesise_minority(X_minority, neighbours, allotment, random_state)
+        X_synthetic, parents, _ = _m2_rules.synthesise_minority(
+            X_minority, neighbours, allotment, random_state
+        )
         synthetic_weights = _m2_rules.split_parent_weights(minority_weights, allotment, parents)
         return (
             np.vstack([X, X_synthetic]),
