@@ -50,8 +50,8 @@ class _CalibratedCostBoosting(ClassifierMixin, BaseEstimator):
 
     _expected_failed_checks = {
         "check_sample_weight_equivalence_on_dense_data": (
-            "cross-fitting splits the rows whatever their weight, so zero-weight rows change the folds (and a "
-            "fold can hold a class only at weight 0) compared with the data without them; scikit-learn's "
+            "cross-fitting splits the rows whatever their weight, so zero-weight rows change the folds (and "
+            "a fold can hold a class only at weight 0) compared with the data without them; scikit-learn's "
             "CalibratedClassifierCV has the same limitation"
         ),
     }

@@ -1,0 +1,136 @@
+"""Cost-Sensitive AdaBoost, "Algorithm 2" (``../shared/papers/cost-sensitive-adaboost-algorithm2.txt``, spec
+section 4): two rounds by hand, the cost conditions, the ``cost_matrix`` mapping and step 5's resampling."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from numpy.testing import assert_allclose, assert_array_equal
+from sklearn.base import clone
+from sklearn.datasets import make_classification
+
+from algorithms.boosting.csada import CostSensitiveAdaBoost
+
+TOLERANCE = {"rtol": 0, "atol": 1e-12}
+X_TOY = np.column_stack([np.arange(10.0), [3.0, 1.0, 4.0, 0.0, 5.0, 2.0, 6.0, 7.0, 9.0, 8.0]])
+Y_TOY = np.array([1, 1, 0, 1, 0, 0, 1, 0, 0, 0])
+Y_SIGNED = np.where(Y_TOY == 1, 1.0, -1.0)
+C10, C01, C11, C00 = 1.0, 0.5, 0.2, 0.3  # false negative, false positive, true positive, true negative
+
+
+def signed_output(learner, X=X_TOY):
+    return np.where(learner.predict(X) == 1, 1.0, -1.0)
+
+
+def hand_round(d, h):
+    """One round of Algorithm 2 written out: balanced error, alpha, beta from the confusion counts, update."""
+    positive, wrong = Y_SIGNED > 0, h != Y_SIGNED
+    error_positive = d[positive & wrong].sum() / d[positive].sum()
+    error_negative = d[~positive & wrong].sum() / d[~positive].sum()
+    epsilon = (error_positive + error_negative) / 2
+    alpha = 0.5 * np.log((1 - epsilon) / epsilon)
+    tp = np.sum(positive & (h > 0))
+    fp = np.sum(~positive & (h > 0))
+    tn = np.sum(~positive & (h < 0))
+    fn = np.sum(positive & (h < 0))
+    beta = np.select(
+        [positive & wrong, ~positive & wrong, positive & ~wrong, ~positive & ~wrong],
+        [tp / (tp + fp) * C10, tn / (tn + fn) * C01, tp / (tp + fp) * C11, tn / (tn + fn) * C00],
+    )
+    updated = d * np.exp(-alpha * beta * Y_SIGNED * h)
+    return alpha, updated / updated.sum()
+
+
+def model(**params):
+    return CostSensitiveAdaBoost(
+        positive_cost=C10, negative_cost=C01, true_positive_cost=C11, true_negative_cost=C00, **params
+    )
+
+
+def test_two_rounds_by_hand():
+    one = model(n_estimators=1).fit(X_TOY, Y_TOY)
+    two = model(n_estimators=2).fit(X_TOY, Y_TOY)
+    h1, h2 = signed_output(two.estimators_[0]), signed_output(two.estimators_[1])
+    assert not np.array_equal(h1, h2)
+
+    alpha1, d2 = hand_round(np.full(10, 0.1), h1)
+    alpha2, d3 = hand_round(d2, h2)
+    assert_allclose(one.final_distribution_, d2, **TOLERANCE)
+    assert_allclose(two.final_distribution_, d3, **TOLERANCE)
+    assert_allclose(two.estimator_weights_, [alpha1, alpha2], **TOLERANCE)
+    margin = alpha1 * h1 + alpha2 * h2
+    assert_allclose(two.decision_function(X_TOY), margin / (alpha1 + alpha2), **TOLERANCE)
+    assert_array_equal(two.predict(X_TOY), np.where(margin > 0, 1, 0))
+
+
+def test_first_round_numbers_written_out():
+    # h_1 = +1 on samples 0 and 1 (both positive): TP = 2, FP = 0, TN = 6, FN = 2 (samples 3 and 6)
+    first = model(n_estimators=1).fit(X_TOY, Y_TOY)
+    assert_array_equal(signed_output(first.estimators_[0]), [1, 1, -1, -1, -1, -1, -1, -1, -1, -1])
+    epsilon = (2 / 4 + 0 / 6) / 2  # balanced error 1/4
+    alpha = 0.5 * np.log((1 - epsilon) / epsilon)  # 1/2 ln 3
+    precision, negative_predictive_value = 2 / 2, 6 / 8
+    true_positive = np.exp(-alpha * precision * C11)
+    true_negative = np.exp(-alpha * negative_predictive_value * C00)
+    false_negative = np.exp(+alpha * precision * C10)
+    raw = np.array([true_positive] * 2 + [true_negative, false_negative] + [true_negative] * 2)
+    raw = np.concatenate([raw, [false_negative], [true_negative] * 3])
+    assert_allclose(first.estimator_weights_, [0.5 * np.log(3)], **TOLERANCE)
+    assert_allclose(first.final_distribution_, raw / raw.sum(), **TOLERANCE)
+
+
+@pytest.mark.parametrize(
+    ("params", "message"),
+    [
+        (
+            {"positive_cost": 0.3, "true_negative_cost": 0.3},
+            r"c10 > c00, i.e. positive_cost > true_negative_cost",
+        ),
+        (
+            {"negative_cost": 0.2, "true_positive_cost": 0.5},
+            r"c01 > c11, i.e. negative_cost > true_positive_cost",
+        ),
+    ],
+)
+def test_cost_conditions_are_validated(params, message):
+    with pytest.raises(ValueError, match=message):
+        CostSensitiveAdaBoost(**params).fit(X_TOY, Y_TOY)
+
+
+def test_cost_matrix_maps_to_the_four_costs_and_is_normalised():
+    # columns [C_FP, C_FN, C_TP, C_TN] = 4 x (c01, c10, c11, c00); dividing by the largest cost (4 x c10)
+    # gives back the class costs
+    row = 4 * np.array([C01, C10, C11, C00])
+    cost_matrix = np.tile(row, (10, 1))
+    with_matrix = model(n_estimators=3).fit(X_TOY, Y_TOY, cost_matrix=cost_matrix)
+    with_classes = model(n_estimators=3).fit(X_TOY, Y_TOY)
+    assert_allclose(with_matrix.estimator_weights_, with_classes.estimator_weights_, **TOLERANCE)
+    assert_allclose(with_matrix.final_distribution_, with_classes.final_distribution_, **TOLERANCE)
+
+
+def test_cost_matrix_rows_violating_the_conditions_are_named():
+    cost_matrix = np.tile([1.0, 1.0, 0.0, 0.0], (10, 1))
+    cost_matrix[[3, 6], 3] = 2.0  # C_TN > C_FN
+    with pytest.raises(ValueError, match=r"c10 > c00, i.e. cost_matrix column C_FN > C_TN .* rows \[3, 6\]"):
+        CostSensitiveAdaBoost().fit(X_TOY, Y_TOY, cost_matrix=cost_matrix)
+
+
+def test_a_first_stump_that_predicts_one_class_raises_a_clear_error():
+    # positives at 2 and 7: the stump predicts negative everywhere, its balanced error is exactly 1/2
+    X = np.arange(10.0).reshape(-1, 1)
+    y = np.zeros(10, dtype=int)
+    y[[2, 7]] = 1
+    with pytest.raises(ValueError, match="no learner could be kept"):
+        CostSensitiveAdaBoost().fit(X, y)
+
+
+def test_resampling_by_the_distribution_is_seeded_and_updates_every_sample():
+    X, y = make_classification(120, 4, weights=[0.8], random_state=0)
+    resampled = CostSensitiveAdaBoost(n_estimators=10, resample=True, random_state=3).fit(X, y)
+    again = clone(resampled).fit(X, y)
+    weighted = CostSensitiveAdaBoost(n_estimators=10).fit(X, y)
+    assert_allclose(resampled.estimator_weights_, again.estimator_weights_, **TOLERANCE)
+    assert resampled.final_distribution_.shape == (120,)
+    assert not np.allclose(resampled.estimator_weights_[:3], weighted.estimator_weights_[:3])
+    other_seed = CostSensitiveAdaBoost(n_estimators=10, resample=True, random_state=4).fit(X, y)
+    assert not np.allclose(resampled.estimator_weights_[:3], other_seed.estimator_weights_[:3])
