@@ -167,8 +167,8 @@ def class_predictive_values(true_positive, false_positive, true_negative, false_
     """``(TP / (TP + FP), TN / (TN + FN))``: precision and negative predictive value of ``h_t`` (Algorithm 2).
 
     A ratio with an empty denominator (``h_t`` predicts no sample of that side) is taken as 1: without
-    predictions on a side there is no wrong one. (Such a one-class ``h_t`` has balanced error 1/2, so Algorithm
-    2 never keeps it; the convention only keeps the function total.)
+    predictions on a side there is no wrong one. (Such a one-class ``h_t`` has balanced error 1/2, so
+    Algorithm 2 never keeps it; the convention only keeps the function total.)
     """
 
     def ratio(right, wrong):
