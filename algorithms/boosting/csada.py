@@ -35,8 +35,8 @@ class CostSensitiveAdaBoost(BaseBoostingClassifier):
     - ``epsilon_t = (epsilon_p + epsilon_n) / 2`` with the class-conditional weighted errors
       ``epsilon_p = sum_{i in D+, h_t(x_i) != y_i} D^t(i) / sum_{i in D+} D^t(i)`` (same for negatives);
     - ``alpha_t = 1/2 ln((1 - epsilon_t) / epsilon_t)`` (step 7); ``epsilon_t >= 1/2`` discards the learner
-      and stops boosting (a learner predicting one class only has ``epsilon_t = 1/2``; if it is the first, ``fit``
-      raises: with uniform ``D^1`` on strongly imbalanced data the first stump may do that);
+      and stops boosting (a learner predicting one class only has ``epsilon_t = 1/2``; if it is the first,
+      ``fit`` raises: with uniform ``D^1`` on strongly imbalanced data the first stump may do that);
     - from the confusion counts ``TP, FP, TN, FN`` of ``h_t`` on the training set (counted with
       ``sample_weight``): ``beta_i = TP/(TP+FP) c10`` (false negative), ``TN/(TN+FN) c01`` (false positive),
       ``TP/(TP+FP) c11`` (true positive), ``TN/(TN+FN) c00`` (true negative);
