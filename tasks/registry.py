@@ -41,6 +41,7 @@ from sklearn.model_selection import train_test_split
 
 from algorithms.metrics import savings_score
 from tasks.costs import checked_cost_matrix, fit_cost_model
+from tasks.datasets import load_dataset
 from tasks.evaluate import decision_scores, derive_seed, evaluate_predictions, make_split
 from tasks.track import PROJECT_ROOT, log_metrics, log_params, tracked_run, tracking_client
 from tasks.train import build_estimator, fit_estimator
@@ -253,10 +254,10 @@ def prepare_retrain_data(
     )
 
 
-@task(name="prepare_retrain_data", cache_policy=NO_CACHE)
-def prepare_retrain_data_task(dataset, **kwargs) -> RetrainData:
-    """Split a business dataset into training rows and the holdout and derive both cost matrices."""
-    data = prepare_retrain_data(dataset, **kwargs)
+@task(name="prepare_retrain_data", cache_policy=NO_CACHE, retries=1, retry_delay_seconds=5)
+def prepare_retrain_data_task(dataset_name: str, *, cache_dir: str | None = None, **kwargs) -> RetrainData:
+    """Load a business dataset (ingested on first use), split off the holdout, derive both cost matrices."""
+    data = prepare_retrain_data(load_dataset(dataset_name, cache_dir=cache_dir), **kwargs)
     get_run_logger().info("retrain data: %s", data.summary())
     return data
 

@@ -93,8 +93,18 @@ def prefect_server():
     try:
         with temporary_settings(updates={PREFECT_API_URL: api_url}):
             yield api_url
+            _flush_prefect_logs()
     finally:
         os.environ.pop("PREFECT_API_URL", None)
+
+
+def _flush_prefect_logs() -> None:
+    """Send buffered logs and events while the server is up (else Prefect reports a failed flush at exit)."""
+    from prefect.events.worker import EventsWorker
+    from prefect.logging.handlers import APILogWorker
+
+    APILogWorker.drain_all(timeout=10)
+    EventsWorker.drain_all(timeout=10)
 
 
 @pytest.fixture(scope="session")
