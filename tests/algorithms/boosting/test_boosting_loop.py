@@ -10,11 +10,11 @@ from sklearn.datasets import make_classification
 from sklearn.model_selection import cross_validate
 from sklearn.tree import DecisionTreeClassifier
 
-from algorithms import metrics
+from algorithms import METHODS, metrics
 from algorithms.boosting import BOOSTING_METHODS, AdaBoost, AdaCC1, BaseBoostingClassifier, BoostingRules
 from algorithms.boosting._base import probability_output
 
-KEYS = sorted(BOOSTING_METHODS)
+KEYS = ["adaboost", "adacc1", "adacc2", "adancc1", "adancc2"]
 FORMULATION_CASES = [(key, {}) for key in KEYS] + [
     (key, {"formulation": "paper"}) for key in KEYS if key != "adaboost"
 ]
@@ -34,7 +34,11 @@ def _make(key, params, **extra):
 
 
 def test_registry_keys():
-    assert KEYS == ["adaboost", "adacc1", "adacc2", "adancc1", "adancc2"]
+    expected = {"adaboost": AdaBoost, "adacc1": AdaCC1}
+    for key, estimator_class in expected.items():
+        assert BOOSTING_METHODS[key] is estimator_class and METHODS[key] is estimator_class
+    assert set(KEYS) <= set(BOOSTING_METHODS)
+    assert all(issubclass(BOOSTING_METHODS[key], BaseBoostingClassifier) for key in KEYS)
 
 
 @pytest.mark.parametrize(("key", "params"), FORMULATION_CASES, ids=CASE_IDS)
