@@ -13,6 +13,8 @@ import json
 import sys
 from pathlib import Path
 
+from tqdm import tqdm
+
 from tasks.datasets import DATASETS, HttpOptions, ingest_dataset, ingest_file, resolve_cache_dir
 from tasks.datasets.ingest import read_cached
 
@@ -157,7 +159,11 @@ def ingest_datasets(args: argparse.Namespace) -> int:
             return 2
         jobs = [("registry", name) for name in args.names]
     failures = 0
-    for kind, name in jobs:
+    overall = tqdm(
+        jobs, desc="datasets", unit="dataset", disable=not progress or len(jobs) < 2, file=sys.stderr
+    )
+    for kind, name in overall:
+        overall.set_postfix_str(name)
         try:
             if kind == "file":
                 dataset = ingest_file(
@@ -169,8 +175,6 @@ def ingest_datasets(args: argparse.Namespace) -> int:
                     cache_dir=args.cache_dir,
                 )
             else:
-                if progress:
-                    print(f"ingesting {name} ...", file=sys.stderr)
                 dataset = ingest_dataset(
                     DATASETS[name],
                     cache_dir=args.cache_dir,
@@ -180,13 +184,13 @@ def ingest_datasets(args: argparse.Namespace) -> int:
                 )
         except (ValueError, OSError, KeyError) as error:
             failures += 1
-            print(f"error: {name}: {error}", file=sys.stderr)
+            overall.write(f"error: {name}: {error}", file=sys.stderr)
             continue
         report = _report(dataset)
         if args.json:
             print(json.dumps(report))
         else:
-            print(
+            overall.write(
                 f"{report['name']}: {report['rows']:,} rows, {report['features']} features, "
                 f"{report['positives']:,} positives, fingerprint {report['fingerprint'][:16]}, "
                 f"{report['path']}"

