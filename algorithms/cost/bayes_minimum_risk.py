@@ -11,6 +11,7 @@ from __future__ import annotations
 from numbers import Integral
 
 import numpy as np
+from sklearn import config_context
 from sklearn.base import BaseEstimator, ClassifierMixin, MetaEstimatorMixin, clone
 from sklearn.calibration import CalibratedClassifierCV
 from sklearn.ensemble import RandomForestClassifier
@@ -112,7 +113,11 @@ class BayesMinimumRiskClassifier(MetaEstimatorMixin, ClassifierMixin, BaseEstima
         self.random_state = random_state
 
     def _default_estimator(self):
-        return make_pipeline(StandardScaler(), LogisticRegression(max_iter=1000))
+        """LogisticRegression on standardised features, both steps requesting ``sample_weight``."""
+        return make_pipeline(
+            StandardScaler().set_fit_request(sample_weight=True),
+            LogisticRegression(max_iter=1000).set_fit_request(sample_weight=True),
+        )
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -147,18 +152,30 @@ class BayesMinimumRiskClassifier(MetaEstimatorMixin, ClassifierMixin, BaseEstima
                 f"calibration with cv={self.cv} folds needs at least {self.cv} samples of each class; "
                 f"the smaller class has {n_smallest_class}"
             )
-        estimator = clone(self.estimator if self.estimator is not None else self._default_estimator())
-        if "random_state" in estimator.get_params(deep=False):
-            estimator.set_params(random_state=rng.randint(np.iinfo(np.int32).max))
         folds = self.cv
         if isinstance(self.cv, Integral):
             folds = StratifiedKFold(self.cv, shuffle=True, random_state=rng.randint(np.iinfo(np.int32).max))
-        self.calibrated_classifier_ = CalibratedClassifierCV(estimator, method=self.method, cv=folds)
+        estimator_seed = rng.randint(np.iinfo(np.int32).max)
         fit_weights = None if sample_weight is None else weights
-        self.calibrated_classifier_.fit(X, y01, sample_weight=fit_weights)
+        if self.estimator is None:
+            # The default estimators are built here, so they can request sample_weight; metadata routing
+            # then hands it to every step (CalibratedClassifierCV cannot pass it to a Pipeline otherwise).
+            with config_context(enable_metadata_routing=True):
+                self.calibrated_classifier_ = self._calibrate(
+                    self._default_estimator(), folds, estimator_seed
+                )
+                self.calibrated_classifier_.fit(X, y01, sample_weight=fit_weights)
+        else:
+            self.calibrated_classifier_ = self._calibrate(clone(self.estimator), folds, estimator_seed)
+            self.calibrated_classifier_.fit(X, y01, sample_weight=fit_weights)
         self.class_costs_ = np.average(costs, axis=0, weights=weights if weights.sum() > 0 else None)
         self.threshold_ = float(bayes_minimum_risk_thresholds(self.class_costs_[None, :])[0])
         return self
+
+    def _calibrate(self, estimator, folds, seed):
+        if "random_state" in estimator.get_params(deep=False):
+            estimator.set_params(random_state=seed)
+        return CalibratedClassifierCV(estimator, method=self.method, cv=folds)
 
     def _positive_probability(self, X):
         check_is_fitted(self, "calibrated_classifier_")
@@ -226,7 +243,8 @@ class BayesMinimumRiskRandomForest(BayesMinimumRiskClassifier):
         super().__init__(estimator, method=method, cv=cv, pos_label=pos_label, random_state=random_state)
 
     def _default_estimator(self):
-        return RandomForestClassifier(n_estimators=100, min_samples_leaf=5, n_jobs=1)
+        forest = RandomForestClassifier(n_estimators=100, min_samples_leaf=5, n_jobs=1)
+        return forest.set_fit_request(sample_weight=True)
 
 
 class BayesMinimumRiskDecisionTree(BayesMinimumRiskClassifier):
@@ -242,4 +260,4 @@ class BayesMinimumRiskDecisionTree(BayesMinimumRiskClassifier):
         super().__init__(estimator, method=method, cv=cv, pos_label=pos_label, random_state=random_state)
 
     def _default_estimator(self):
-        return DecisionTreeClassifier(min_weight_fraction_leaf=0.005)
+        return DecisionTreeClassifier(min_weight_fraction_leaf=0.005).set_fit_request(sample_weight=True)
