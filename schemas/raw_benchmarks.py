@@ -188,3 +188,14 @@ class ImblearnBenchmarkRaw(pa.DataFrameModel):
     class Config:
         strict = True
         coerce = False
+
+
+class IntegerTableRaw(pa.DataFrameModel):
+    """A headerless all-integer UCI table (skin segmentation, covertype): ``x<i>`` and an integer label."""
+
+    features: Series[int] = pa.Field(alias=NUMBERED_FEATURES, regex=True)
+    label: Series[int]
+
+    class Config:
+        strict = True
+        coerce = False

@@ -186,7 +186,12 @@ def test_openml_description_then_md5_checked_arff(http_server, cache_dir):
     http_server.routes["/api/v1/json/data/1464"] = Route(json.dumps(description).encode())
     http_server.routes["/data/v1/download/7/toy.arff"] = Route(ARFF)
     registered = DATASETS["blood-transfusion"]  # positive = OpenML class "2"
-    spec = dataclasses.replace(registered, source=OpenMLDataset(data_id=1464, api_base=http_server.base_url))
+    spec = dataclasses.replace(
+        registered,
+        source=OpenMLDataset(data_id=1464, api_base=http_server.base_url),
+        expected_rows=4,
+        expected_positives=1,
+    )
     dataset = ingest_dataset(spec, cache_dir=cache_dir, options=FAST)
     assert dataset.target.tolist() == [0, 1, 0, 0]
     assert dataset.features.columns.tolist() == ["width", "colour=blue", "colour=red"]
@@ -205,3 +210,18 @@ def test_openml_md5_mismatch_is_refused(http_server, cache_dir):
     http_server.routes["/toy.arff"] = Route(ARFF)
     with pytest.raises(ChecksumError, match="md5 mismatch"):
         OpenMLDataset(data_id=5, api_base=http_server.base_url).fetch(cache_dir, options=FAST)
+
+
+def test_skin_through_its_registered_url_entry(http_server, cache_dir):
+    """The UCI skin file layout (tab-separated B, G, R, label 1 = skin / 2 = non-skin) through the real entry."""
+    http_server.routes["/Skin_NonSkin.txt"] = Route(b"74\t85\t123\t1\n73\t84\t122\t1\n200\t210\t220\t2\n")
+    registered = DATASETS["skin"]
+    spec = dataclasses.replace(
+        registered,
+        source=UrlFile(url=http_server.url("/Skin_NonSkin.txt")),
+        expected_rows=3,
+        expected_positives=2,
+    )
+    dataset = ingest_dataset(spec, cache_dir=cache_dir, options=FAST)
+    assert dataset.target.tolist() == [1, 1, 0]
+    assert dataset.features.to_numpy().tolist() == [[74, 85, 123], [73, 84, 122], [200, 210, 220]]
