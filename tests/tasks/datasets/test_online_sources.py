@@ -213,7 +213,7 @@ def test_openml_md5_mismatch_is_refused(http_server, cache_dir):
 
 
 def test_skin_through_its_registered_url_entry(http_server, cache_dir):
-    """The UCI skin file layout (tab-separated B, G, R, label 1 = skin / 2 = non-skin) through the real entry."""
+    """The UCI skin layout (tab-separated B, G, R, label 1 = skin, 2 = non-skin) through the real entry."""
     http_server.routes["/Skin_NonSkin.txt"] = Route(b"74\t85\t123\t1\n73\t84\t122\t1\n200\t210\t220\t2\n")
     registered = DATASETS["skin"]
     spec = dataclasses.replace(
