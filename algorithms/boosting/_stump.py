@@ -2,8 +2,9 @@
 
 A decision stump is a depth-1 tree: one feature, one threshold, two leaves. Boosting fits one per round on
 the same ``X`` with new weights, so :class:`PresortedStumpSearch` sorts every feature once and then answers
-each round in O(n * m) with running (cumulative) weighted class sums, as the AdaCC paper's experiments
-require (depth-1 trees for every method; ``../shared/spec/algorithms.md`` section 1).
+each round in O(n * m) with running (cumulative) weighted class sums: the cost the AdaCC paper assumes for a
+stump (Section 4.2, "Time complexity"), whose experiments use depth-1 trees for every method (Section 5;
+``../shared/spec/algorithms.md`` section 1).
 :class:`DecisionStump` is the same search behind the scikit-learn classifier API.
 
 Split criteria (``criterion``), for a candidate split into a left leaf L and a right leaf R with weighted
@@ -14,7 +15,8 @@ class sums ``w_L0, w_L1`` and ``w_R0, w_R1``:
 - ``"entropy"``: maximise the weighted entropy decrease, i.e. maximise
   ``sum_k w_Lk ln(w_Lk / w_L) + sum_k w_Rk ln(w_Rk / w_R)`` (``= -w_L H_L - w_R H_R``);
 - ``"error"``: minimise the weighted misclassification of the leaves' majority labels,
-  ``min(w_L0, w_L1) + min(w_R0, w_R1)``.
+  ``min(w_L0, w_L1) + min(w_R0, w_R1)``, i.e. the misclassified mass ``sum_{i: y_i != h(x_i)} D(i)`` in the
+  denominator of AdaBoost's alpha (AdaCC paper, Eq. 2).
 
 Candidate splits follow ``DecisionTreeClassifier(max_depth=1)``: samples of zero weight take no part (the
 tree drops them), a split lies between two consecutive *distinct* values of the positively weighted samples,
