@@ -135,7 +135,7 @@ def compare(params: CompareParams) -> dict:
                         "protocol": params.protocol,
                         "repeats": params.n_repeats,
                         "folds": params.n_folds,
-                        "n_estimators": list(params.n_estimators),
+                        "ensemble_sizes": list(params.n_estimators),
                         "cost_selection": params.cost_selection,
                         "seed": params.seed,
                     },

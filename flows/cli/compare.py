@@ -10,6 +10,7 @@ with ``--json``, the summary and the MLflow parent run id as JSON) goes to stdou
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import signal
@@ -112,7 +113,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"cslearn compare: invalid configuration\n{error}", file=sys.stderr)
         return 2
     signal.signal(signal.SIGTERM, _raise_interrupt)  # SIGTERM ends the run like Ctrl-C: runs marked KILLED
-    outcome = run_compare(params)
+    with contextlib.redirect_stdout(sys.stderr):  # MLflow prints run links to stdout; keep stdout for results
+        outcome = run_compare(params)
     if args.json:
         document = {
             key: outcome[key]

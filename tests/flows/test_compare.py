@@ -1,0 +1,188 @@
+"""The compare flow on real Prefect and MLflow servers: run tree, metrics, artifacts, resume, failures."""
+
+from __future__ import annotations
+
+import json
+import threading
+
+import pandas as pd
+import pytest
+from mlflow import MlflowClient
+from pydantic import ValidationError
+from sklearn.tree import DecisionTreeClassifier
+
+from algorithms import METHODS
+from flows.cli import main
+from flows.compare import run_compare
+
+pytestmark = pytest.mark.servers
+
+
+class CountingTree(DecisionTreeClassifier):
+    """A real depth-2 tree that counts its fits (to see which cells a rerun skips)."""
+
+    fits: list = []
+    _lock = threading.Lock()
+
+    def __init__(self, max_depth=2, random_state=None):
+        super().__init__(max_depth=max_depth, random_state=random_state)
+
+    def fit(self, X, y, sample_weight=None, check_input=True):
+        with self._lock:
+            CountingTree.fits.append(len(y))
+        return super().fit(X, y, sample_weight=sample_weight, check_input=check_input)
+
+
+class ExplodingTree(DecisionTreeClassifier):
+    """A method whose fit always fails."""
+
+    def fit(self, X, y, sample_weight=None, check_input=True):
+        raise FloatingPointError("weights overflowed in round 3")
+
+
+@pytest.fixture
+def test_methods(monkeypatch):
+    monkeypatch.setitem(METHODS, "counting-tree", CountingTree)
+    monkeypatch.setitem(METHODS, "exploding-tree", ExplodingTree)
+    CountingTree.fits = []
+
+
+def _params(tracking_uri, tmp_path, **changes):
+    return {
+        "datasets": ["wisconsin"],
+        "methods": ["adaboost", "counting-tree", "exploding-tree"],
+        "protocol": "cv",
+        "repeats": 1,
+        "folds": 2,
+        "n_estimators": [3, 6],
+        "tracking_uri": tracking_uri,
+        "experiment": f"compare-{tmp_path.name}",
+        "cell_store": str(tmp_path / "cells"),
+        **changes,
+    }
+
+
+def test_run_tree_metrics_artifacts_resume_and_failures(
+    prefect_server, mlflow_server, tmp_path, test_methods
+):
+    first = run_compare(_params(mlflow_server, tmp_path))
+    assert first["cells"] == {"total": 6, "resumed": 0, "computed": 6, "failed": 2}
+    assert len(CountingTree.fits) == 2
+
+    client = MlflowClient(mlflow_server)
+    parent = client.get_run(first["parent_run_id"])
+    assert parent.info.status == "FINISHED"
+    assert parent.data.tags["cslearn.purpose"] == "compare"
+    assert len(parent.data.tags["git.commit"]) == 40
+    assert len(parent.data.tags["dataset.wisconsin.fingerprint"]) == 64
+    assert parent.data.params["protocol"] == "cv" and parent.data.metrics["cells_failed"] == 2
+
+    from prefect.client.orchestration import get_client
+
+    with get_client(sync_client=True) as prefect:
+        flow_run = prefect.read_flow_run(parent.data.tags["prefect.flow_run_id"])
+    assert flow_run.state.is_completed()
+
+    children = client.search_runs(
+        [first["experiment_id"]], filter_string=f"tags.mlflow.parentRunId = '{first['parent_run_id']}'"
+    )
+    by_method = {run.data.tags["method"]: run for run in children}
+    assert set(by_method) == {"adaboost", "counting-tree", "exploding-tree"}
+    assert by_method["exploding-tree"].info.status == "FAILED"
+    assert (
+        by_method["exploding-tree"].data.tags["error"] == "FloatingPointError: weights overflowed in round 3"
+    )
+
+    boosted = by_method["adaboost"]
+    assert boosted.info.status == "FINISHED"
+    assert boosted.data.params["n_estimators"] == "6" and boosted.data.params["protocol"] == "cv"
+    metrics = boosted.data.metrics
+    assert {"f1_mean", "f1_std", "auc_T3_mean", "auc_T6_mean", "opm_mean"} <= set(metrics)
+    fold_f1 = client.get_metric_history(boosted.info.run_id, "fold_f1")
+    assert sorted(metric.step for metric in fold_f1) == [0, 1]
+    assert metrics["f1_mean"] == pytest.approx(sum(m.value for m in fold_f1) / 2)
+    staged = client.get_metric_history(boosted.info.run_id, "staged_f1")
+    assert sorted(metric.step for metric in staged) == [3, 6]
+    trace = [name for name in metrics if name.startswith("trace_")]
+    assert trace, "boosting child runs carry per-round curves"
+    rounds = client.get_metric_history(boosted.info.run_id, trace[0])
+    assert [metric.step for metric in sorted(rounds, key=lambda m: m.step)][:3] == [1, 2, 3]
+
+    artifacts = {item.path for item in client.list_artifacts(first["parent_run_id"], "results")}
+    assert {"results/results.csv", "results/results.parquet", "results/summary.csv"} <= artifacts
+    local = client.download_artifacts(first["parent_run_id"], "results/results.parquet", str(tmp_path))
+    table = pd.read_parquet(local)
+    assert len(table) == 2 * 2 + 2 + 2  # adaboost x (T=3, 6), the tree once per fold, two failed rows
+    assert set(table.loc[table["status"] == "failed", "method"]) == {"exploding-tree"}
+    adaboost_final = table[(table["method"] == "adaboost") & (table["n_estimators"] == 6)]
+    assert adaboost_final["f1"].mean() == pytest.approx(metrics["f1_mean"])
+
+    second = run_compare(_params(mlflow_server, tmp_path))
+    assert second["cells"] == {"total": 6, "resumed": 4, "computed": 2, "failed": 2}
+    assert len(CountingTree.fits) == 2  # no tree was refit
+    assert second["parent_run_id"] != first["parent_run_id"]
+    assert [r for r in second["summary"] if r["method"] == "adaboost"] == [
+        r for r in first["summary"] if r["method"] == "adaboost"
+    ]
+
+    third = run_compare(_params(mlflow_server, tmp_path, seed=1, methods=["counting-tree"]))
+    assert third["cells"]["computed"] == 2 and len(CountingTree.fits) == 4  # a new seed is a new cell
+
+
+def test_bad_configuration_fails_before_any_work(mlflow_server, tmp_path, test_methods, capsys):
+    for bad in (
+        {"methods": ["no-such-method"]},
+        {"datasets": ["no-such-data"]},
+        {"folds": 1},
+        {"protocol": "loo"},
+        {"n_estimators": [25, 25]},
+        {"typo_field": 1},
+    ):
+        with pytest.raises(ValidationError):
+            run_compare(_params(mlflow_server, tmp_path, **bad))
+    assert CountingTree.fits == []
+    assert MlflowClient(mlflow_server).get_experiment_by_name(f"compare-{tmp_path.name}") is None
+    assert not (tmp_path / "cells").exists()
+
+    status = main(
+        ["compare", "--methods", "no-such-method", "--folds", "1", "--cell-store", str(tmp_path / "c")]
+    )
+    error = capsys.readouterr().err
+    assert status == 2
+    assert "invalid configuration" in error and "unknown methods ['no-such-method']" in error
+    assert "folds" in error and "greater than or equal to 2" in error
+    assert not (tmp_path / "c").exists()
+
+
+def test_cli_json_prints_the_summary_and_parent_run(
+    prefect_server, mlflow_server, tmp_path, test_methods, capsys, caplog
+):
+    status = main(
+        [
+            "compare",
+            "--datasets",
+            "wisconsin",
+            "--methods",
+            "counting-tree",
+            "--protocol",
+            "holdout",
+            "--repeats",
+            "2",
+            "--tracking-uri",
+            mlflow_server,
+            "--experiment",
+            f"cli-{tmp_path.name}",
+            "--cell-store",
+            str(tmp_path / "cells"),
+            "--json",
+        ]
+    )
+    captured = capsys.readouterr()
+    assert status == 0
+    document = json.loads(captured.out)
+    assert document["cells"] == {"total": 2, "resumed": 0, "computed": 2, "failed": 0}
+    assert MlflowClient(mlflow_server).get_run(document["parent_run_id"]).info.status == "FINISHED"
+    [row] = document["summary"]
+    assert row["method"] == "counting-tree" and row["folds"] == 2 and row["n_estimators"] is None
+    progress = [record.getMessage() for record in caplog.records if record.getMessage().startswith("cells ")]
+    assert progress[-1].startswith("cells 2/2 (0 resumed, 0 failed) elapsed ")
