@@ -35,7 +35,7 @@ def _error_loss(y01, costs):
 PRUNING_LOSSES = {"cost": _cost_loss, "error": _error_loss}
 
 
-def prune(tree: NodeArrays, X_val, y01_val, costs_val, rule):
+def prune(tree: NodeArrays, X_val, y01_val, costs_val, rule, sample_weight_val=None):
     """Greedily collapse nodes of ``tree`` while the validation loss does not rise.
 
     Parameters
@@ -48,6 +48,8 @@ def prune(tree: NodeArrays, X_val, y01_val, costs_val, rule):
     costs_val : ndarray of shape (n_val, 4)
         Validation cost matrix ``[C_FP, C_FN, C_TP, C_TN]`` (unused by the ``"error"`` rule).
     rule : {"cost", "error"}
+    sample_weight_val : ndarray of shape (n_val,), default=None
+        Multiplies each validation sample's loss (the weights of rows held out of a weighted fit).
 
     Returns
     -------
@@ -57,6 +59,8 @@ def prune(tree: NodeArrays, X_val, y01_val, costs_val, rule):
         Ids (in ``tree``) of the nodes collapsed, in the order they were collapsed.
     """
     sample_loss = PRUNING_LOSSES[rule](y01_val, costs_val)
+    if sample_weight_val is not None:
+        sample_loss = sample_loss * np.asarray(sample_weight_val, dtype=float)[:, None]
     paths = tree.decision_path(X_val).tocsc()
     reached_loss = paths.T @ sample_loss  # (n_nodes, 2): loss of each node's validation samples per label
     leaf_loss = reached_loss[np.arange(tree.node_count), tree.label]

