@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# `make ui`: serve the MLflow UI on 127.0.0.1 over the project's tracking store.
+#
+# The store is the one the flows write to: MLFLOW_TRACKING_URI if set, else the project's sqlite store
+# (tasks.track.default_tracking_uri). An http(s) URI is already a server: its address is printed instead.
+# Settings: MLFLOW_UI_PORT (default 5000). Stop with Ctrl-C.
+set -euo pipefail
+
+PROJECT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+VENV_BIN="${VENV_BIN:-$PROJECT_DIR/.venv/bin}"
+PORT="${MLFLOW_UI_PORT:-5000}"
+export DO_NOT_TRACK=true MLFLOW_DISABLE_TELEMETRY=true MLFLOW_SERVER_ENABLE_JOB_EXECUTION=false
+
+cd "$PROJECT_DIR"
+read -r STORE ARTIFACTS < <("$VENV_BIN/python" -c '
+from tasks.track import default_artifact_root, default_tracking_uri
+print(default_tracking_uri(), default_artifact_root().as_uri())')
+
+case "$STORE" in
+    http://*|https://*)
+        echo "MLFLOW_TRACKING_URI is a tracking server already: open $STORE"
+        exit 0 ;;
+    sqlite:///*)
+        mkdir -p "$(dirname "${STORE#sqlite:///}")" ;;
+esac
+mkdir -p "${ARTIFACTS#file://}"
+
+echo "MLflow UI on http://127.0.0.1:$PORT over $STORE (Ctrl-C to stop)"
+exec "$VENV_BIN/mlflow" server --backend-store-uri "$STORE" --default-artifact-root "$ARTIFACTS" \
+    --host 127.0.0.1 --port "$PORT" --workers 1
