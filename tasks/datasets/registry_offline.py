@@ -445,7 +445,11 @@ OFFLINE_DATASETS: tuple[DatasetSpec, ...] = (
     DatasetSpec(
         name="wisconsin",
         title="Breast cancer Wisconsin diagnostic (WDBC), scikit-learn bundled",
-        source=SklearnBundled(loader="load_breast_cancer"),
+        source=SklearnBundled(
+            loader="load_breast_cancer",
+            data_file="breast_cancer.csv",
+            sha256="fed3eb72d0575ef6192293f5093c6e801b1476b577d0386bf4455504522172ed",
+        ),
         parser=partial(parsers.read_sklearn_bundled, loader="load_breast_cancer"),
         raw_schema=benchmarks.BreastCancerRaw,
         recipe=recipes.breast_cancer_malignant,

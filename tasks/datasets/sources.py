@@ -278,24 +278,45 @@ class OpenMLDataset:
 
 @dataclass(frozen=True)
 class SklearnBundled:
-    """A dataset scikit-learn ships inside its wheel (no download); the parser calls the named loader."""
+    """A dataset scikit-learn ships inside its wheel (no download); the parser calls the named loader.
+
+    The bundled data file (``sklearn/datasets/data/<data_file>``) is checked against the pinned sha256, so
+    a scikit-learn release that changed the data is noticed.
+    """
 
     loader: str
+    data_file: str
+    sha256: str
 
     kind = "scikit-learn-bundled"
+
+    def _data_path(self):
+        import importlib.resources
+
+        return importlib.resources.files("sklearn.datasets.data") / self.data_file
 
     def fetch(
         self, cache_dir: Path, *, options: HttpOptions = DEFAULT_HTTP_OPTIONS, progress: bool = False
     ) -> FetchedFiles:
-        return {}
+        data = self._data_path().read_bytes()
+        actual = hashlib.sha256(data).hexdigest()
+        if actual != self.sha256:
+            raise ChecksumError(
+                f"sha256 mismatch for scikit-learn's bundled {self.data_file}: expected {self.sha256}, "
+                f"got {actual}; nothing was cached"
+            )
+        return {self.data_file: data}
 
     def checksums(self, cache_dir: Path) -> dict[str, str]:
-        import sklearn
-
-        return {f"sklearn.datasets.{self.loader}": f"scikit-learn=={sklearn.__version__}"}
+        return {f"sklearn/datasets/data/{self.data_file}": self.sha256}
 
     def describe(self) -> dict:
-        return {"kind": self.kind, "loader": f"sklearn.datasets.{self.loader}"}
+        return {
+            "kind": self.kind,
+            "loader": f"sklearn.datasets.{self.loader}",
+            "data_file": f"sklearn/datasets/data/{self.data_file}",
+            "sha256": self.sha256,
+        }
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,14 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from tasks.datasets import DATASETS, content_fingerprint, ingest_dataset, ingest_file, load_dataset
+from tasks.datasets import (
+    DATASETS,
+    ChecksumError,
+    content_fingerprint,
+    ingest_dataset,
+    ingest_file,
+    load_dataset,
+)
 from tasks.datasets.cache import resolve_cache_dir
 from tasks.datasets.encoding import encode_features
 from tests.tasks.datasets.conftest import FIXTURES
@@ -148,3 +155,11 @@ def test_user_costs_breaking_reasonableness_are_counted_and_warned(cache_dir, tm
         cache_dir=cache_dir,
     )
     assert clean.metadata["unreasonable_cost_rows"] == 0
+
+
+def test_bundled_scikit_learn_data_is_checked_against_its_pin(cache_dir):
+    registered = DATASETS["wisconsin"]
+    tampered = dataclasses.replace(registered, source=dataclasses.replace(registered.source, sha256="0" * 64))
+    with pytest.raises(ChecksumError, match="sha256 mismatch for scikit-learn's bundled breast_cancer.csv"):
+        ingest_dataset(tampered, cache_dir=cache_dir)
+    assert not (cache_dir / "datasets" / "wisconsin.parquet").exists()
