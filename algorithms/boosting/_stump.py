@@ -187,7 +187,7 @@ class PresortedStumpSearch:
         self.rises = np.zeros((n_samples, n_features), dtype=bool, order="F")
         for feature in range(n_features):  # one column at a time keeps the temporaries at O(n)
             column = self.X[:, feature]
-            order = np.argsort(column, kind="stable")
+            order = np.argsort(column)  # ties may come in any order: equal values are never split
             self.sorted_order[:, feature] = order
             sorted_column = column[order]
             np.greater(sorted_column[1:], sorted_column[:-1], out=self.rises[1:, feature])
