@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import subprocess
@@ -119,3 +120,26 @@ def test_entry_point_lists_every_dataset(cache_dir):
     )
     assert finished.returncode == 0, finished.stderr
     assert len(finished.stdout.splitlines()) == len(DATASETS)
+
+
+def test_show_reports_the_cost_characteristic_of_a_cached_cost_dataset(cache_dir):
+    pytest.importorskip("tasks.costs")
+    from functools import partial
+
+    from flows.cli.datasets import _cost_summary
+    from tasks.datasets import ingest_dataset, parsers
+    from tasks.datasets.sources import LocalFile
+
+    spec = dataclasses.replace(
+        DATASETS["credit-scoring"],
+        source=LocalFile(FIXTURES / "credit_scoring_small.csv"),
+        parser=partial(parsers.read_delimited, member="credit_scoring_small.csv"),
+        expected_rows=8,
+        expected_positives=3,
+    )
+    assert _cost_summary(spec, cache_dir) is None  # not cached: show never downloads
+    ingest_dataset(spec, cache_dir=cache_dir)
+    summary = _cost_summary(spec, cache_dir)
+    assert summary["n_examples"] == 8 and summary["problem_type"] == "example-dependent"
+    assert summary["n_false_negative_not_above_true_positive"] == 0
+    assert _cost_summary(DATASETS["pima"], cache_dir) is None  # no cost model
