@@ -29,6 +29,14 @@ _FRAME_CHECK_WORDING = {
 }
 
 
+def _row_label(index):
+    """A row label as the user knows it: integer positions as ``int``, other labels (strings, dates) as-is."""
+    try:
+        return int(index)
+    except (TypeError, ValueError):
+        return index
+
+
 def summarize_failure_cases(failure_cases: pd.DataFrame, *, samples: int = SAMPLES_SHOWN) -> list[str]:
     """One line per failing (column, check): how many failures, sample values and sample row indices.
 
@@ -41,7 +49,7 @@ def summarize_failure_cases(failure_cases: pd.DataFrame, *, samples: int = SAMPL
         if check in _FRAME_CHECK_WORDING:
             lines.append(f"{_FRAME_CHECK_WORDING[check]}: {', '.join(values)} ({check})")
             continue
-        rows = [int(index) for index in group["index"].dropna().head(samples)]
+        rows = [_row_label(index) for index in group["index"].dropna().head(samples)]
         line = f"column {column!r} failed {check}: {len(group)} case(s), e.g. {', '.join(values)}"
         if rows:
             line += f" at rows {rows}"
