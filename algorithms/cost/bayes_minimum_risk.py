@@ -74,6 +74,9 @@ class BayesMinimumRiskClassifier(MetaEstimatorMixin, ClassifierMixin, BaseEstima
     C_FN, mean C_TP, mean C_TN]``, used for every example (one threshold ``threshold_``). Without a cost
     matrix at fit, unit costs make that threshold 1/2 (the calibrated classifier's own decision).
 
+    The registry variants (``"bmr-lr"``, ``"bmr-rf"``, ``"bmr-dt"``) only choose the default estimator;
+    they must not override ``fit``.
+
     Parameters
     ----------
     estimator : classifier with ``predict_proba``, default=None

@@ -45,6 +45,9 @@ class CostSensitiveDecisionTreeClassifier(ClassifierMixin, BaseEstimator):
     validation set is passed to ``fit`` or carved out of the training data (``validation_fraction``,
     stratified, seeded by ``random_state``); the tree is then grown on the remainder only.
 
+    The registry variants (``"csdt"``, ``"dt-costp"``, ``"dt"``) are thin subclasses that only change
+    defaults; they must not override ``fit``.
+
     Parameters
     ----------
     criterion : {"cost", "gini", "entropy"}, default="cost"
