@@ -74,8 +74,9 @@ class RoundState:
         Margin of the partial ensemble of the previous rounds, ``sum_{j<t} v_j(h_j(x_i)) h_j(x_i)``.
     class_mass : ndarray of shape (n_samples,)
         The caller's ``sample_weight`` (ones by default): how much each sample counts in class rates.
-    fixed_costs : ndarray of shape (n_samples,) or None
-        Per-sample costs ``C_i`` of fixed-cost variants (from class costs or ``cost_matrix``), else ``None``.
+    fixed_costs : ndarray of shape (n_samples,) or (n_samples, k), or None
+        Per-sample costs ``C_i`` of fixed-cost variants (from class costs or ``cost_matrix``), else ``None``;
+        a variant with several costs per sample (Cost-Sensitive AdaBoost) keeps them as columns.
     weighted_error : float
         ``sum_i D^t(i) (1 - y_i h_t(x_i)) / 2`` (:func:`algorithms.boosting._rules.weighted_error`).
     """
@@ -175,8 +176,9 @@ class BoostingRules:
         The unnormalised ``D^{t+1}``; the loop normalises it.
     vote : callable ``(RoundState, alpha) -> (float, float)``
         The round's vote weights when ``h_t(x) >= 0`` and when ``h_t(x) < 0``.
-    stop_after : callable ``(RoundState) -> bool``
-        Whether to stop after keeping this round's learner.
+    stop_after : callable ``(RoundState) -> bool or str``
+        Whether to stop after keeping this round's learner; a non-empty string also names the reason
+        (``stop_reason_``), ``True`` stands for ``"perfect learner"``.
     """
 
     initial_weights: Callable[[np.ndarray, np.ndarray | None], np.ndarray] = uniform_initial_weights
@@ -185,7 +187,7 @@ class BoostingRules:
     alpha: Callable[[RoundState, RoundCosts], float] = adaboost_alpha_rule
     update: Callable[[RoundState, RoundCosts, float], np.ndarray] = exponential_update_rule
     vote: Callable[[RoundState, float], tuple[float, float]] = symmetric_vote_rule
-    stop_after: Callable[[RoundState], bool] = stop_after_perfect_learner
+    stop_after: Callable[[RoundState], bool | str] = stop_after_perfect_learner
 
 
 class _ClonedEstimatorFitter:
@@ -262,8 +264,8 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
     final_distribution_ : ndarray of shape (n_samples,)
         The distribution ``D^{T+1}`` over the training samples after the last kept round's update.
     stop_reason_ : str
-        Why boosting stopped: ``"n_estimators"``, ``"perfect learner"``, ``"non-positive alpha"`` or
-        ``"degenerate weights"``.
+        Why boosting stopped: ``"n_estimators"``, ``"perfect learner"``, ``"non-positive alpha"``,
+        ``"degenerate weights"``, or the reason a variant's ``stop_after`` rule names.
     """
 
     _parameter_constraints: dict = {
@@ -272,6 +274,14 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
         "random_state": ["random_state"],
         "pos_label": "no_validation",
     }
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if "fit" in vars(cls):
+            raise TypeError(
+                f"{cls.__name__} overrides fit; variants of BaseBoostingClassifier bind rules "
+                "(_boosting_rules and the hooks) instead, so that every variant runs the one boosting loop"
+            )
 
     def __init__(self, estimator=None, *, n_estimators=50, random_state=None, pos_label=None):
         self.estimator = estimator
@@ -376,8 +386,9 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
                 self.stop_reason_ = "degenerate weights"
                 break
             self.final_distribution_ = new_weights
-            if rules.stop_after(state):
-                self.stop_reason_ = "perfect learner"
+            stop = rules.stop_after(state)
+            if stop:
+                self.stop_reason_ = stop if isinstance(stop, str) else "perfect learner"
                 break
             weights = new_weights
 

@@ -289,3 +289,8 @@ def test_real_valued_outputs_and_augmented_round_sets(imbalanced):
     assert any(np.any(np.abs(o) < 1.0) for o in outputs)  # genuinely real-valued
     margin = sum(alpha * o for alpha, o in zip(model.estimator_weights_, outputs, strict=True))
     np.testing.assert_allclose(model.decision_function(X), margin / model.estimator_weights_.sum())
+
+
+def test_variants_cannot_override_fit():
+    with pytest.raises(TypeError, match="Rogue overrides fit; variants of BaseBoostingClassifier bind rules"):
+        type("Rogue", (AdaBoost,), {"fit": lambda self, X, y: self})
