@@ -210,11 +210,6 @@ def _class_means(values, y):
     return mean(values[positive]), mean(values[~positive])
 
 
-def fixed_class_round_costs(state: RoundState) -> RoundCosts:
-    """The fit's fixed per-sample costs ``C_i`` every round (AdaCC Table 3); the trace gets class means."""
-    return RoundCosts(state.fixed_costs, *_class_means(state.fixed_costs, state.y))
-
-
 def adacost_round_costs(state: RoundState) -> RoundCosts:
     """AdaCost's round costs: ``beta_i`` per sample; the trace records ``beta`` of a misclassified sample."""
     per_sample = adacost_cost_factors(state.y, state.output, state.fixed_costs)
@@ -289,9 +284,17 @@ def rareboost_alpha_rule(state: RoundState, costs: RoundCosts) -> float:
     return max(rareboost_alphas(state.weights, state.y, state.output))
 
 
-def rareboost_stop_rule(state: RoundState) -> bool:
+#: ``stop_reason_`` of a RareBoost fit that stopped after a round violating ``TP > FP`` or ``TN > FN``.
+RAREBOOST_CONDITION_VIOLATED = "RareBoost condition violated (TP <= FP or TN <= FN)"
+
+
+def rareboost_stop_rule(state: RoundState) -> bool | str:
     """Stop after a learner without weighted errors or one that violates ``TP > FP`` or ``TN > FN``."""
-    return state.weighted_error <= 0.0 or min(rareboost_alphas(state.weights, state.y, state.output)) <= 0.0
+    if state.weighted_error <= 0.0:
+        return "perfect learner"
+    if min(rareboost_alphas(state.weights, state.y, state.output)) <= 0.0:
+        return RAREBOOST_CONDITION_VIOLATED
+    return False
 
 
 def rareboost_update_rule(state: RoundState, costs: RoundCosts, alpha: float) -> np.ndarray:

@@ -6,6 +6,7 @@ from algorithms.boosting._base import (
     BoostingRules,
     FixedCostBoostingClassifier,
     cost_proportional_initial_weights,
+    fixed_round_costs,
 )
 from algorithms.boosting._fixed_cost_rules import (
     FIXED_COST_PARAMETERS_DOC,
@@ -15,14 +16,13 @@ from algorithms.boosting._fixed_cost_rules import (
     adac3_update_rule,
     cost_in_exponent_update_rule,
     cost_outside_exponent_update_rule,
-    fixed_class_round_costs,
 )
 
 __all__ = ["ADAC1_RULES", "ADAC2_RULES", "ADAC3_RULES", "AdaC1", "AdaC2", "AdaC3"]
 
 _COST_PROPORTIONAL = {
     "initial_weights": cost_proportional_initial_weights,
-    "round_costs": fixed_class_round_costs,
+    "round_costs": fixed_round_costs,
 }
 
 #: AdaC1: costs inside the exponent.

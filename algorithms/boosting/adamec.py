@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-from algorithms.boosting._base import BoostingRules, FixedCostBoostingClassifier
+from algorithms.boosting._base import BoostingRules, FixedCostBoostingClassifier, fixed_round_costs
 from algorithms.boosting._fixed_cost_rules import (
     FIXED_COST_PARAMETERS_DOC,
     adamec_vote_rule,
-    fixed_class_round_costs,
 )
 
 __all__ = ["ADAMEC_RULES", "AdaMEC"]
 
 #: AdaMEC = AdaBoost's training with the cost-weighted vote ``(c(+) alpha_t, c(-) alpha_t)``.
-ADAMEC_RULES = BoostingRules(round_costs=fixed_class_round_costs, vote=adamec_vote_rule)
+ADAMEC_RULES = BoostingRules(round_costs=fixed_round_costs, vote=adamec_vote_rule)
 
 
 class AdaMEC(FixedCostBoostingClassifier):

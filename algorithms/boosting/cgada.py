@@ -6,15 +6,14 @@ from algorithms.boosting._base import (
     BoostingRules,
     FixedCostBoostingClassifier,
     cost_proportional_initial_weights,
+    fixed_round_costs,
 )
-from algorithms.boosting._fixed_cost_rules import FIXED_COST_PARAMETERS_DOC, fixed_class_round_costs
+from algorithms.boosting._fixed_cost_rules import FIXED_COST_PARAMETERS_DOC
 
 __all__ = ["CGAda", "CGADA_RULES"]
 
 #: CGAda = AdaBoost started from ``D^1(i) = C_i / sum_j C_j``.
-CGADA_RULES = BoostingRules(
-    initial_weights=cost_proportional_initial_weights, round_costs=fixed_class_round_costs
-)
+CGADA_RULES = BoostingRules(initial_weights=cost_proportional_initial_weights, round_costs=fixed_round_costs)
 
 
 class CGAda(FixedCostBoostingClassifier):

@@ -6,12 +6,12 @@ from algorithms.boosting._base import (
     BoostingRules,
     FixedCostBoostingClassifier,
     cost_proportional_initial_weights,
+    fixed_round_costs,
 )
 from algorithms.boosting._fixed_cost_rules import (
     FIXED_COST_PARAMETERS_DOC,
     cost_outside_exponent_update_rule,
     csb1_update_rule,
-    fixed_class_round_costs,
 )
 
 __all__ = ["CSB1", "CSB1_RULES", "CSB2", "CSB2_RULES"]
@@ -19,13 +19,13 @@ __all__ = ["CSB1", "CSB1_RULES", "CSB2", "CSB2_RULES"]
 #: CSB1: ``D^1 ~ C``, AdaBoost's alpha, update ``D C exp(-y h)`` (no alpha in the exponent).
 CSB1_RULES = BoostingRules(
     initial_weights=cost_proportional_initial_weights,
-    round_costs=fixed_class_round_costs,
+    round_costs=fixed_round_costs,
     update=csb1_update_rule,
 )
 #: CSB2: ``D^1 ~ C``, AdaBoost's alpha, update ``D C exp(-alpha y h)``.
 CSB2_RULES = BoostingRules(
     initial_weights=cost_proportional_initial_weights,
-    round_costs=fixed_class_round_costs,
+    round_costs=fixed_round_costs,
     update=cost_outside_exponent_update_rule,
 )
 

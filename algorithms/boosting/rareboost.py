@@ -32,12 +32,12 @@ class RareBoost(BaseBoostingClassifier):
 
     RareBoost requires ``TP_t > FP_t`` and ``TN_t > FN_t``; it stops, and does not crash, when a round
     violates either (spec section 3). Such a round's learner is kept with the violated side's weight set to 0
-    (it votes, and reweighs, only where it is reliable) and boosting stops after it (the base names this stop
-    ``stop_reason_ == "perfect learner"``). Keeping it is what lets RareBoost fit at all on imbalanced data
-    whose first stump predicts the majority class on both sides (``TP = FP = 0``). A learner that violates
-    both conditions is no better than chance: it is discarded (``"non-positive alpha"``), and if it is the
-    first, ``fit`` raises. A side without errors gets the large finite weight of an error floored at
-    ``1e-10``. RareBoost uses no costs: ``cost_matrix`` is validated and ignored.
+    (it votes, and reweighs, only where it is reliable) and boosting stops after it (``stop_reason_`` then
+    says ``"RareBoost condition violated (TP <= FP or TN <= FN)"``). Keeping it is what lets RareBoost fit at
+    all on imbalanced data whose first stump predicts the majority class on both sides (``TP = FP = 0``). A
+    learner that violates both conditions is no better than chance: it is discarded (``"non-positive
+    alpha"``), and if it is the first, ``fit`` raises. A side without errors gets the large finite weight of
+    an error floored at ``1e-10``. RareBoost uses no costs: ``cost_matrix`` is validated and ignored.
 
     Parameters
     ----------

@@ -235,6 +235,7 @@ def test_rareboost_stops_without_crashing_when_the_first_stump_predicts_only_neg
     y[[2, 7]] = 1
     model = RareBoost(n_estimators=10).fit(X, y)
     assert len(model.estimators_) == 1
+    assert model.stop_reason_ == "RareBoost condition violated (TP <= FP or TN <= FN)"
     alpha_positive, alpha_negative = model.vote_weights_[0]
     assert alpha_positive == 0.0
     assert_allclose(alpha_negative, 0.5 * np.log(0.8 / 0.2), **TOLERANCE)  # TN = 8/10, FN = 2/10
