@@ -20,7 +20,7 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.naive_bayes import GaussianNB
 from sklearn.tree import DecisionTreeClassifier
 
-from algorithms.boosting import AdaCC1, AdaCC2
+from algorithms.boosting import AdaCC1, AdaCC2, AdaNCC1, AdaNCC2
 
 X = np.arange(1.0, 11.0).reshape(-1, 1)
 Y = np.array([0, 0, 1, 0, 0, 0, 0, 1, 1, 0])
@@ -49,14 +49,17 @@ def _costs_as_printed(h, fnr, fpr):
     return costs
 
 
-def _round_by_hand(variant, formulation, weights, h, votes):
-    """One round from D^t, the learner's outputs h and the previous rounds' votes; returns the numbers."""
+def _round_by_hand(variant, formulation, weights, h, votes, cumulative=True):
+    """One round from D^t, the learner's outputs h and the previous rounds' votes; returns the numbers.
+
+    ``cumulative=False`` is AdaN-CC: the rates of Eq. 5 come from ``h_t`` alone (AdaCC Section 5.2).
+    """
     wrong = [SIGNED[i] * h[i] < 0 for i in range(N)]
     error = sum(weights[i] for i in range(N) if wrong[i])
     if formulation == "reference":
         alpha = math.log((1 - error) / error)
         new_votes = [votes[i] + alpha * h[i] for i in range(N)]
-        fnr, fpr = _rates(new_votes)
+        fnr, fpr = _rates(new_votes if cumulative else h)
         c_pos, c_neg = (1 + fnr, 1.0) if fnr >= fpr else (1.0, 1 + fpr)
         costs = [c_pos if SIGNED[i] > 0 else c_neg for i in range(N)]
         if variant == 1:
@@ -65,7 +68,7 @@ def _round_by_hand(variant, formulation, weights, h, votes):
             updated = [weights[i] * (costs[i] * math.exp(alpha) if wrong[i] else 1.0) for i in range(N)]
     else:
         alpha0 = 0.5 * math.log((1 - error) / error)
-        fnr, fpr = _rates([votes[i] + alpha0 * h[i] for i in range(N)])
+        fnr, fpr = _rates([votes[i] + alpha0 * h[i] for i in range(N)] if cumulative else h)
         costs = _costs_as_printed(h, fnr, fpr)
         c_pos, c_neg = (1 + fnr if fnr > fpr else 1.0), (1 + fpr if fpr > fnr else 1.0)
         correct_mass = sum(costs[i] * weights[i] for i in range(N) if not wrong[i])
@@ -185,3 +188,23 @@ def test_paper_formulation_stops_when_eq13_fails():
     costs = _costs_as_printed(h, fnr, fpr)
     margin = sum(c * w * s * o for c, w, s, o in zip(costs, first["weights"], SIGNED, h, strict=True))
     assert margin <= 0  # Eq. 13 fails: sum_correct C D <= sum_wrong C D
+
+
+@pytest.mark.parametrize(("estimator_class", "variant"), [(AdaNCC1, 1), (AdaNCC2, 2)])
+@pytest.mark.parametrize("formulation", FORMULATIONS)
+def test_non_cumulative_ablations_by_hand(estimator_class, variant, formulation):
+    """AdaN-CC1/2: the same two rounds with FNR/FPR of the round's weak learner alone."""
+    model = estimator_class(n_estimators=2, formulation=formulation).fit(X, Y)
+    weights, votes, rounds = [1.0 / N] * N, [0.0] * N, []
+    for round_index in range(len(model.estimators_)):
+        h = _outputs(model, round_index)
+        numbers = _round_by_hand(variant, formulation, weights, h, votes, cumulative=False)
+        rounds.append(numbers)
+        weights, votes = numbers["weights"], numbers["votes"]
+    assert len(rounds) == 2
+    # h_2 = (x <= 3.5) alone misses 2 of 3 positives, flags 2 of 7 negatives: cost 1 + 2/3 (AdaCC: 1 + 1/3)
+    assert model.trace_["positive_cost"][1] == pytest.approx(5 / 3, abs=TOLERANCE)
+    np.testing.assert_allclose(model.estimator_weights_, [r["alpha"] for r in rounds], rtol=0, atol=TOLERANCE)
+    for key in ("positive_cost", "negative_cost"):
+        np.testing.assert_allclose(model.trace_[key], [r[key] for r in rounds], rtol=0, atol=TOLERANCE)
+    np.testing.assert_allclose(model.final_distribution_, rounds[1]["weights"], rtol=0, atol=TOLERANCE)
