@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sklearn.datasets import make_classification
 from sklearn.tree import DecisionTreeClassifier
 
@@ -198,3 +200,27 @@ def test_registry_entries_construct_without_arguments_and_join_methods():
     assert TREE_METHODS["csdt"]().get_params()["pruning"] == "cost"
     assert TREE_METHODS["dt-costp"]().get_params()["criterion"] == "gini"
     assert TREE_METHODS["dt"]().get_params()["pruning"] is None
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    seed=st.integers(0, 10_000),
+    n_samples=st.integers(5, 60),
+    max_depth=st.sampled_from([1, 2, 4, None]),
+)
+def test_weighted_training_cost_never_exceeds_the_root_leaf(seed, n_samples, max_depth):
+    rng = np.random.default_rng(seed)
+    X = rng.integers(0, 5, size=(n_samples, 3)).astype(float)
+    y = rng.integers(0, 2, size=n_samples)
+    if y.min() == y.max():
+        y[0] = 1 - y[0]
+    costs = rng.uniform(0, 10, size=(n_samples, 4))
+    weights = rng.uniform(0.1, 3.0, size=n_samples)
+    tree = CostSensitiveDecisionTreeClassifier(max_depth=max_depth, min_gain=0.0, pos_label=1)
+    tree.fit(X, y, weights, cost_matrix=costs)
+    weighted_costs = costs * weights[:, None]
+    root_leaf = min(
+        cost_loss(y, np.zeros_like(y), weighted_costs), cost_loss(y, np.ones_like(y), weighted_costs)
+    )
+    assert cost_loss(y, tree.predict(X), weighted_costs) <= root_leaf + 1e-9
+    assert tree.tree_.impurity[0] == pytest.approx(root_leaf)
