@@ -10,6 +10,8 @@ a grid (AdaCC paper, Section 5.2: C- in {0.1, ..., 1.0}, chosen by F1):
 - ``"validation"``: F1 on a held-out validation split (``tvt`` protocol), then refit on the training split.
 
 Ties go to the larger C- (closest to cost-insensitive). Boosting candidates are scored with all their rounds.
+A candidate whose fit raises ``ValueError`` (e.g. no weak learner beats chance at that C-) scores NaN and
+cannot be chosen; selection fails only when every candidate fails.
 When an example-dependent ``cost_matrix`` is given the class costs do not apply and no selection happens.
 """
 
@@ -113,7 +115,7 @@ def select_negative_cost(
     best : float
         The chosen C-.
     scores : dict
-        F1 of every candidate.
+        F1 of every candidate; NaN for a candidate whose fit raised ``ValueError`` (it cannot be chosen).
     fitted : estimator or None
         Under ``"train"`` the winner, already fit on the whole training fold; ``None`` otherwise.
     """
@@ -125,26 +127,37 @@ def select_negative_cost(
         raise ValueError("negative_costs must hold at least one candidate C-")
     scores: dict[float, float] = {}
     models: dict[float, object] = {}
-    for negative_cost in negative_costs:
-        negative_cost = float(negative_cost)
-        if mode == "train":
-            models[negative_cost], scores[negative_cost] = _candidate_f1(
-                estimator, negative_cost, features, target, features, target
-            )
-        elif mode == "validation":
-            if validation is None:
-                raise ValueError("cost selection mode 'validation' needs validation=(features, target)")
-            scores[negative_cost] = _candidate_f1(estimator, negative_cost, features, target, *validation)[1]
-        else:
-            folds = StratifiedKFold(n_splits=inner_folds, shuffle=True, random_state=random_state)
-            fold_scores = [
-                _candidate_f1(
-                    estimator, negative_cost, features[train], target[train], features[test], target[test]
+    if mode == "validation" and validation is None:
+        raise ValueError("cost selection mode 'validation' needs validation=(features, target)")
+    errors: dict[float, str] = {}
+    for negative_cost in map(float, negative_costs):
+        try:
+            if mode == "train":
+                models[negative_cost], scores[negative_cost] = _candidate_f1(
+                    estimator, negative_cost, features, target, features, target
+                )
+            elif mode == "validation":
+                scores[negative_cost] = _candidate_f1(
+                    estimator, negative_cost, features, target, *validation
                 )[1]
-                for train, test in folds.split(features, target)
-            ]
-            scores[negative_cost] = float(np.mean(fold_scores))
-    best = max(scores, key=lambda cost: (scores[cost], cost))
+            else:
+                folds = StratifiedKFold(n_splits=inner_folds, shuffle=True, random_state=random_state)
+                fold_scores = [
+                    _candidate_f1(
+                        estimator, negative_cost, features[train], target[train], features[test], target[test]
+                    )[1]
+                    for train, test in folds.split(features, target)
+                ]
+                scores[negative_cost] = float(np.mean(fold_scores))
+        except (
+            ValueError
+        ) as error:  # this C- cannot be fit (e.g. no weak learner beats chance): not selectable
+            scores[negative_cost] = float("nan")
+            errors[negative_cost] = f"{type(error).__name__}: {error}"
+    if len(errors) == len(scores):
+        details = "; ".join(f"C-={cost}: {message}" for cost, message in errors.items())
+        raise ValueError(f"no candidate C- could be fit during cost selection: {details}")
+    best = max((cost for cost in scores if cost not in errors), key=lambda cost: (scores[cost], cost))
     return best, scores, models.get(best)
 
 

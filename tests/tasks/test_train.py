@@ -152,3 +152,23 @@ def test_fit_estimator_passes_the_cost_matrix_only_when_given(data):
     assert fit_estimator(ClassCostLogistic(), features, target).fit_costs_ is None
     costs = np.ones((len(target), 4))
     assert fit_estimator(ClassCostLogistic(), features, target, costs).fit_costs_ is costs
+
+
+class FailsBelowHalf(ClassCostLogistic):
+    """Cannot be fit for C- < 0.5 (as a boosting method whose first learner cannot beat chance)."""
+
+    def fit(self, X, y, sample_weight=None, *, cost_matrix=None):
+        if self.negative_cost < 0.5:
+            raise ValueError(f"no learner could be kept at C-={self.negative_cost}")
+        return super().fit(X, y, sample_weight, cost_matrix=cost_matrix)
+
+
+def test_candidates_that_cannot_be_fit_are_not_selectable(data):
+    features, target = data
+    best, scores, fitted = select_negative_cost(FailsBelowHalf(), features, target, negative_costs=GRID)
+    assert np.isnan(scores[0.1]) and np.isnan(scores[0.3])
+    expected = {cost: _f1_of(cost, features, target, features, target) for cost in (0.5, 0.7, 1.0)}
+    assert best == max(expected, key=lambda cost: (expected[cost], cost))
+    assert fitted.negative_cost == best
+    with pytest.raises(ValueError, match=r"no candidate C- could be fit.*C-=0.1: ValueError: no learner"):
+        select_negative_cost(FailsBelowHalf(), features, target, negative_costs=(0.1, 0.3))
