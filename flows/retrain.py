@@ -18,6 +18,7 @@ work starts. The deployments in ``prefect.yaml`` schedule this flow per dataset.
 
 from __future__ import annotations
 
+import time
 from typing import Annotated
 
 from prefect import flow, get_run_logger, runtime
@@ -130,7 +131,8 @@ def retrain(params: RetrainParams) -> dict:
     Returns
     -------
     dict
-        ``dataset``, ``parent_run_id``, ``candidates`` (method -> holdout savings), ``best``, and the
+        ``dataset``, ``parent_run_id``, ``candidates`` (method -> holdout savings), ``metrics`` (method ->
+        every holdout metric and the fit time), ``best``, and the
         registry decision (``model_name``, ``version``, ``alias``, ``previous_champion_version``,
         ``previous_champion_savings``, ``holdout_key``).
     """
@@ -163,18 +165,29 @@ def retrain(params: RetrainParams) -> dict:
     )
     status = "FAILED"
     try:
-        results = [
-            fit_and_log_candidate_task(
-                data,
-                method,
-                tracking_uri=tracking_uri,
-                experiment_id=experiment_id,
-                parent_run_id=parent_run_id,
-                method_params=params.method_params.get(method),
-                seed=params.seed,
+        results = []
+        started = time.monotonic()
+        for done, method in enumerate(params.candidates, start=1):
+            results.append(
+                fit_and_log_candidate_task(
+                    data,
+                    method,
+                    tracking_uri=tracking_uri,
+                    experiment_id=experiment_id,
+                    parent_run_id=parent_run_id,
+                    method_params=params.method_params.get(method),
+                    seed=params.seed,
+                )
             )
-            for method in params.candidates
-        ]
+            elapsed = time.monotonic() - started
+            remaining = elapsed / done * (len(params.candidates) - done)
+            logger.info(
+                "candidates %d/%d done, elapsed %.0f s, ETA %.0f s",
+                done,
+                len(params.candidates),
+                elapsed,
+                remaining,
+            )
         best = max(results, key=lambda result: result.savings)
         decision = register_and_promote_task(
             tracking_uri,
@@ -207,6 +220,9 @@ def retrain(params: RetrainParams) -> dict:
         "dataset": params.dataset,
         "parent_run_id": parent_run_id,
         "candidates": {result.method: result.savings for result in results},
+        "metrics": {
+            result.method: {**result.metrics, "fit_seconds": result.fit_seconds} for result in results
+        },
         "best": best.method,
         **decision,
     }

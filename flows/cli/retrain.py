@@ -1,0 +1,145 @@
+"""``cslearn retrain DATASET``: run the ``retrain`` flow from the command line.
+
+Options map onto ``flows.retrain.RetrainParams``; only the options given are passed, so its defaults apply
+to the rest. A bad configuration prints pydantic's error and exits with status 2 before anything runs.
+Progress (candidates done / total, elapsed, ETA) goes to stderr through the flow's logger; the candidates
+table and the registry decision (or, with ``--json``, the flow's summary including the MLflow parent run
+id) go to stdout. Exit status 130 when interrupted (the MLflow runs are marked KILLED).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import math
+import signal
+import sys
+
+from pydantic import ValidationError
+
+__all__ = ["format_candidates", "params_from_args", "register"]
+
+#: Columns of the candidates table, in order.
+TABLE_METRICS = ("savings", "cost", "f1", "tpr", "tnr", "auc", "fit_seconds")
+
+
+def register(subparsers) -> None:
+    """Add the ``retrain`` subcommand."""
+    parser = subparsers.add_parser(
+        "retrain",
+        help="refit candidates on a business dataset and move the registry's champion only if beaten",
+        description=__doc__.split("\n\n")[0],
+    )
+    parser.add_argument(
+        "dataset", metavar="DATASET", help="business dataset: credit-scoring, direct-marketing, ..."
+    )
+    parser.add_argument(
+        "--candidates", nargs="+", metavar="METHOD", help="method keys (default: csdt bmr-lr adacc1 adaboost)"
+    )
+    parser.add_argument(
+        "--holdout-fraction", type=float, help="share of rows held out for scoring (default 0.3)"
+    )
+    parser.add_argument(
+        "--max-rows", type=int, help="stratified row cap before splitting (default: all rows)"
+    )
+    parser.add_argument("--seed", type=int, help="root seed of the holdout and estimators (default 0)")
+    parser.add_argument("--experiment", help="MLflow experiment (default cslearn-retrain)")
+    parser.add_argument("--model-name", help="registered model name (default cslearn-DATASET)")
+    parser.add_argument(
+        "--tracking-uri", help="MLflow tracking URI (default $MLFLOW_TRACKING_URI or the project store)"
+    )
+    parser.add_argument("--cache-dir", help="dataset cache folder (default $CSLEARN_CACHE or the user cache)")
+    parser.add_argument("--json", action="store_true", help="print the summary and the parent run id as JSON")
+    parser.set_defaults(handler=run)
+
+
+def params_from_args(args: argparse.Namespace) -> dict:
+    """The raw configuration: the dataset and every option the user gave, as ``RetrainParams`` fields."""
+    raw = {"dataset": args.dataset}
+    for field in (
+        "candidates",
+        "holdout_fraction",
+        "max_rows",
+        "seed",
+        "experiment",
+        "model_name",
+        "tracking_uri",
+        "cache_dir",
+    ):
+        value = getattr(args, field, None)
+        if value is not None:
+            raw[field] = value
+    return raw
+
+
+def _number(value) -> str:
+    if value is None or (isinstance(value, float) and not math.isfinite(value)):
+        return "-"
+    return f"{value:.4f}" if abs(value) < 1000 else f"{value:,.0f}"
+
+
+def format_candidates(outcome: dict) -> str:
+    """A plain-text table of the candidates' holdout metrics (best first) and the registry decision."""
+    metrics = outcome["metrics"]
+    order = sorted(metrics, key=lambda method: -outcome["candidates"][method])
+    header = ["method", *TABLE_METRICS]
+    rows = [
+        [
+            method + (" *" if method == outcome["best"] else ""),
+            *(_number(metrics[method].get(name)) for name in TABLE_METRICS),
+        ]
+        for method in order
+    ]
+    widths = [max(len(str(cell)) for cell in column) for column in zip(header, *rows, strict=True)]
+    lines = [
+        "  ".join(cell.ljust(width) for cell, width in zip(line, widths, strict=True))
+        for line in [header, *rows]
+    ]
+    previous = outcome["previous_champion_version"]
+    verdict = f"{outcome['model_name']} v{outcome['version']} ({outcome['best']}) is now '{outcome['alias']}'"
+    if previous is None:
+        verdict += "; first champion of this model"
+    else:
+        savings = _number(outcome["previous_champion_savings"])
+        verdict += f"; champion v{previous} scored {savings} on the same holdout"
+    return "\n".join(
+        [*lines, "", "* best by holdout savings", verdict, f"MLflow parent run: {outcome['parent_run_id']}"]
+    )
+
+
+def _raise_interrupt(signum, frame):
+    raise KeyboardInterrupt(f"received signal {signum}")
+
+
+def _json_safe(value):
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {str(key): _json_safe(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_json_safe(item) for item in value]
+    return value
+
+
+def run(args: argparse.Namespace) -> int:
+    """Validate, run the flow, print the outcome; exit status 2 on a bad configuration, 130 if interrupted."""
+    from flows.retrain import RetrainParams, retrain
+
+    try:
+        params = RetrainParams.model_validate(params_from_args(args))
+    except ValidationError as error:
+        print(f"cslearn retrain: invalid configuration\n{error}", file=sys.stderr)
+        return 2
+    signal.signal(signal.SIGTERM, _raise_interrupt)  # SIGTERM ends the run like Ctrl-C: runs marked KILLED
+    try:
+        with contextlib.redirect_stdout(sys.stderr):  # keep stdout for the result
+            outcome = retrain(params)
+    except KeyboardInterrupt:
+        print("cslearn retrain: interrupted; the MLflow runs are marked KILLED", file=sys.stderr)
+        return 130
+    if args.json:
+        print(json.dumps(_json_safe(outcome), indent=2))
+    else:
+        print(format_candidates(outcome))
+    return 0
