@@ -12,7 +12,12 @@ from sklearn.tree import DecisionTreeClassifier
 
 from algorithms import METHODS, metrics
 from algorithms.boosting import BOOSTING_METHODS, AdaBoost, AdaCC1, BaseBoostingClassifier, BoostingRules
-from algorithms.boosting._base import probability_output
+from algorithms.boosting._base import (
+    FixedCostBoostingClassifier,
+    cost_proportional_initial_weights,
+    fixed_round_costs,
+    probability_output,
+)
 
 KEYS = ["adaboost", "adacc1", "adacc2", "adancc1", "adancc2"]
 FORMULATION_CASES = [(key, {}) for key in KEYS] + [
@@ -294,3 +299,31 @@ def test_real_valued_outputs_and_augmented_round_sets(imbalanced):
 def test_variants_cannot_override_fit():
     with pytest.raises(TypeError, match="Rogue overrides fit; variants of BaseBoostingClassifier bind rules"):
         type("Rogue", (AdaBoost,), {"fit": lambda self, X, y: self})
+
+
+class _CostProportionalStart(FixedCostBoostingClassifier):
+    """A CGAda-shaped binding of the fixed-cost base: D^1 proportional to C_i, then AdaBoost."""
+
+    def _boosting_rules(self):
+        return BoostingRules(initial_weights=cost_proportional_initial_weights, round_costs=fixed_round_costs)
+
+
+def test_fixed_cost_base_maps_class_costs_and_cost_matrix(imbalanced):
+    X, y = imbalanced
+    by_class = _CostProportionalStart(n_estimators=1, positive_cost=1.0, negative_cost=0.25).fit(X, y)
+    # D^1 before the update: positives 1, negatives 0.25 (normalised); the trace records the class costs
+    assert (by_class.trace_["positive_cost"][0], by_class.trace_["negative_cost"][0]) == (1.0, 0.25)
+    # the same costs as a cost matrix: C_FN for positives, C_FP for negatives, scaled to max 1
+    matrix = np.column_stack([np.full(y.size, 2.0), np.full(y.size, 8.0), np.zeros(y.size), np.zeros(y.size)])
+    by_matrix = _CostProportionalStart(n_estimators=1).fit(X, y, cost_matrix=matrix)
+    np.testing.assert_allclose(by_matrix.final_distribution_, by_class.final_distribution_, rtol=1e-12)
+    scaled = _CostProportionalStart(n_estimators=1).fit(X, y, cost_matrix=matrix * 1000.0)
+    np.testing.assert_array_equal(scaled.final_distribution_, by_matrix.final_distribution_)
+    first = by_class.estimators_[0]
+    oracle = DecisionTreeClassifier(max_depth=1).fit(X, y, sample_weight=np.where(y == 1, 1.0, 0.25))
+    assert (first.feature_, first.threshold_) == (
+        oracle.tree_.feature[0],
+        pytest.approx(oracle.tree_.threshold[0]),
+    )
+    with pytest.raises(ValueError, match="zero misclassification cost"):
+        _CostProportionalStart().fit(X, y, cost_matrix=np.zeros((y.size, 4)))
