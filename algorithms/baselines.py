@@ -188,7 +188,7 @@ def _interpolation_neighbours(y, sampler_name, default=5):
     if smallest < 2:
         raise ValueError(
             f"{sampler_name} interpolates between samples of the same class, but class "
-            f"{labels[counts.argmin()]!r} has {smallest} sample; it needs at least 2"
+            f"{labels[counts.argmin()].tolist()!r} has {smallest} sample; it needs at least 2"
         )
     return min(default, smallest - 1)
 
