@@ -1,0 +1,120 @@
+"""``make deploy`` (scripts/deploy.sh) and ``make ui`` (scripts/ui.sh) start real services on 127.0.0.1.
+
+Each test uses its own ``PREFECT_HOME`` / store and a free port, and stops what it started by process group.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.servers import free_port
+
+pytestmark = pytest.mark.servers
+
+PROJECT = Path(__file__).resolve().parents[2]
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def _wait_for(url: str, process: subprocess.Popen, timeout: float = 240.0) -> httpx.Response:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        assert process.poll() is None, f"the service exited with {process.returncode}"
+        with contextlib.suppress(httpx.HTTPError):
+            response = httpx.get(url, timeout=2.0)
+            if response.status_code == 200:
+                return response
+        time.sleep(0.5)
+    raise AssertionError(f"{url} not answering after {timeout} s")
+
+
+def test_make_ui_serves_the_mlflow_ui_on_loopback_over_the_given_store(tmp_path):
+    port = free_port()
+    env = {
+        **os.environ,
+        "MLFLOW_UI_PORT": str(port),
+        "MLFLOW_TRACKING_URI": f"sqlite:///{tmp_path / 'ui.db'}",
+    }
+    process = subprocess.Popen(
+        ["bash", str(PROJECT / "scripts" / "ui.sh")],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    try:
+        _wait_for(f"http://127.0.0.1:{port}/health", process)
+        page = httpx.get(f"http://127.0.0.1:{port}/", timeout=10)
+        assert page.status_code == 200 and "<html" in page.text.lower()
+        assert (tmp_path / "ui.db").is_file()  # the server opened the store it was pointed at
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGTERM)
+        process.wait(timeout=30)
+    assert (
+        f"MLflow UI on http://127.0.0.1:{port} over sqlite:///{tmp_path / 'ui.db'}"
+        in process.stdout.read().decode()
+    )
+
+
+def test_make_ui_points_at_an_existing_tracking_server_instead_of_starting_one():
+    env = {**os.environ, "MLFLOW_TRACKING_URI": "http://127.0.0.1:5999"}
+    completed = subprocess.run(
+        ["bash", str(PROJECT / "scripts" / "ui.sh")], env=env, capture_output=True, text=True, timeout=120
+    )
+    assert completed.returncode == 0
+    assert "is a tracking server already: open http://127.0.0.1:5999" in completed.stdout
+
+
+@pytest.mark.slow
+def test_make_deploy_starts_server_pool_worker_deploys_all_and_stops(tmp_path):
+    port = free_port()
+    env = {key: value for key, value in os.environ.items() if key != "PREFECT_API_URL"}
+    env.update({"PREFECT_HOME": str(tmp_path / "prefect"), "PREFECT_PORT": str(port)})
+    state = tmp_path / "prefect" / "deploy"
+    script = str(PROJECT / "scripts" / "deploy.sh")
+    try:
+        completed = subprocess.run(["bash", script], env=env, capture_output=True, text=True, timeout=600)
+        assert completed.returncode == 0, completed.stdout[-3000:] + completed.stderr[-3000:]
+        assert f"Prefect UI: http://127.0.0.1:{port}" in completed.stdout
+        server_pid = int((state / "server.pid").read_text())
+        worker_pid = int((state / "worker.pid").read_text())
+        assert _alive(server_pid) and _alive(worker_pid)
+
+        response = httpx.post(f"http://127.0.0.1:{port}/api/deployments/filter", json={}, timeout=30)
+        response.raise_for_status()
+        assert sorted(deployment["name"] for deployment in response.json()) == [
+            "compare-benchmark",
+            "retrain-card-fraud",
+            "retrain-credit-scoring",
+            "retrain-direct-marketing",
+        ]
+        assert {deployment["work_pool_name"] for deployment in response.json()} == {"cslearn-local"}
+
+        stopped = subprocess.run(
+            ["bash", script, "stop"], env=env, capture_output=True, text=True, timeout=120
+        )
+        assert stopped.returncode == 0
+        assert f"stopped worker (process group {worker_pid})" in stopped.stdout
+        assert f"stopped server (process group {server_pid})" in stopped.stdout
+        assert not _alive(server_pid) and not _alive(worker_pid)
+    finally:
+        for name in ("worker", "server"):
+            pid_file = state / f"{name}.pid"
+            if pid_file.exists():
+                with contextlib.suppress(ProcessLookupError, ValueError):
+                    os.killpg(int(pid_file.read_text()), signal.SIGKILL)
