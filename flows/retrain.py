@@ -7,7 +7,7 @@ For one business dataset (credit scoring, direct marketing, card fraud: CSDT pap
    matrices ``[C_FP, C_FN, C_TP, C_TN]``;
 3. fits every candidate method with the training costs, scores it by savings (CSDT paper, Eq. 4) on the
    holdout and logs it as a child run with its model (one parent run per flow run, tagged with the Prefect
-   flow-run id, git commit and data fingerprint);
+   flow-run id, git commit and data fingerprint); a candidate whose fit fails is logged FAILED and left out;
 4. registers the best candidate as a new version of the dataset's registered model and moves the alias
    ``champion`` to it only when it beats the current champion re-scored on the same holdout; otherwise the
    new version becomes the ``challenger``.
@@ -18,6 +18,7 @@ work starts. The deployments in ``prefect.yaml`` schedule this flow per dataset.
 
 from __future__ import annotations
 
+import math
 import time
 from typing import Annotated
 
@@ -132,7 +133,8 @@ def retrain(params: RetrainParams) -> dict:
     -------
     dict
         ``dataset``, ``parent_run_id``, ``candidates`` (method -> holdout savings), ``metrics`` (method ->
-        every holdout metric and the fit time), ``best``, and the
+        every holdout metric and the fit time), ``failed`` (method -> error of a candidate whose fit failed;
+        the others still compete), ``best``, and the
         registry decision (``model_name``, ``version``, ``alias``, ``previous_champion_version``,
         ``previous_champion_savings``, ``holdout_key``).
     """
@@ -165,20 +167,24 @@ def retrain(params: RetrainParams) -> dict:
     )
     status = "FAILED"
     try:
-        results = []
+        results, failed = [], {}
         started = time.monotonic()
         for done, method in enumerate(params.candidates, start=1):
-            results.append(
-                fit_and_log_candidate_task(
-                    data,
-                    method,
-                    tracking_uri=tracking_uri,
-                    experiment_id=experiment_id,
-                    parent_run_id=parent_run_id,
-                    method_params=params.method_params.get(method),
-                    seed=params.seed,
-                )
+            state = fit_and_log_candidate_task(
+                data,
+                method,
+                tracking_uri=tracking_uri,
+                experiment_id=experiment_id,
+                parent_run_id=parent_run_id,
+                method_params=params.method_params.get(method),
+                seed=params.seed,
+                return_state=True,
             )
+            if state.is_completed():
+                results.append(state.result())
+            else:  # its child run is marked FAILED; the other candidates still compete
+                failed[method] = str(state.message)
+                logger.warning("candidate %s failed: %s", method, state.message)
             elapsed = time.monotonic() - started
             remaining = elapsed / done * (len(params.candidates) - done)
             logger.info(
@@ -188,7 +194,9 @@ def retrain(params: RetrainParams) -> dict:
                 elapsed,
                 remaining,
             )
-        best = max(results, key=lambda result: result.savings)
+        if not results:
+            raise RuntimeError(f"every candidate failed on {params.dataset}: {failed}")
+        best = max(results, key=lambda result: -math.inf if math.isnan(result.savings) else result.savings)
         decision = register_and_promote_task(
             tracking_uri,
             params.registered_model_name,
@@ -223,6 +231,7 @@ def retrain(params: RetrainParams) -> dict:
         "metrics": {
             result.method: {**result.metrics, "fit_seconds": result.fit_seconds} for result in results
         },
+        "failed": failed,
         "best": best.method,
         **decision,
     }

@@ -103,8 +103,16 @@ def format_candidates(outcome: dict) -> str:
     else:
         savings = _number(outcome["previous_champion_savings"])
         verdict += f"; champion v{previous} scored {savings} on the same holdout"
+    failures = [f"failed: {method}: {error}" for method, error in outcome.get("failed", {}).items()]
     return "\n".join(
-        [*lines, "", "* best by holdout savings", verdict, f"MLflow parent run: {outcome['parent_run_id']}"]
+        [
+            *lines,
+            *failures,
+            "",
+            "* best by holdout savings",
+            verdict,
+            f"MLflow parent run: {outcome['parent_run_id']}",
+        ]
     )
 
 

@@ -101,3 +101,29 @@ def test_second_retrain_with_a_worse_candidate_becomes_challenger(two_retrains):
     assert second["previous_champion_savings"] == pytest.approx(first["candidates"][first["best"]])
     aliases = client.get_registered_model(first["model_name"]).aliases
     assert {alias: str(version) for alias, version in aliases.items()} == {"champion": "1", "challenger": "2"}
+
+
+def test_a_failing_candidate_is_logged_failed_and_the_others_still_compete(prefect_server, mlflow_server):
+    model_name = f"dm-fail-{uuid.uuid4().hex[:8]}"
+    outcome = retrain(
+        RetrainParams(
+            dataset=DATASET,
+            candidates=("dt", "bmr-lr"),
+            method_params={"dt": {"max_depth": -1}},  # rejected by scikit-learn's parameter validation at fit
+            tracking_uri=mlflow_server,
+            model_name=model_name,
+            max_rows=1500,
+        )
+    )
+    assert list(outcome["failed"]) == ["dt"] and "max_depth" in outcome["failed"]["dt"]
+    assert (outcome["best"], outcome["alias"]) == ("bmr-lr", "champion")
+    client = MlflowClient(mlflow_server)
+    parent = client.get_run(outcome["parent_run_id"])
+    children = client.search_runs(
+        [parent.info.experiment_id], filter_string=f"tags.mlflow.parentRunId = '{parent.info.run_id}'"
+    )
+    assert {child.data.tags["cslearn.method"]: child.info.status for child in children} == {
+        "dt": "FAILED",
+        "bmr-lr": "FINISHED",
+    }
+    assert parent.info.status == "FINISHED"
