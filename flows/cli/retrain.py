@@ -139,13 +139,15 @@ def run(args: argparse.Namespace) -> int:
     except ValidationError as error:
         print(f"cslearn retrain: invalid configuration\n{error}", file=sys.stderr)
         return 2
-    signal.signal(signal.SIGTERM, _raise_interrupt)  # SIGTERM ends the run like Ctrl-C: runs marked KILLED
+    previous_handler = signal.signal(signal.SIGTERM, _raise_interrupt)  # SIGTERM ends the run like Ctrl-C
     try:
         with contextlib.redirect_stdout(sys.stderr):  # keep stdout for the result
             outcome = retrain(params)
     except KeyboardInterrupt:
         print("cslearn retrain: interrupted; the MLflow runs are marked KILLED", file=sys.stderr)
         return 130
+    finally:
+        signal.signal(signal.SIGTERM, previous_handler)
     if args.json:
         print(json.dumps(_json_safe(outcome), indent=2))
     else:
