@@ -4,7 +4,8 @@ The flow body only composes tasks: describe the datasets, plan the cells, skip t
 finished, run the rest on the task runner (threads, or Dask with ``dask_address``), then log one MLflow child
 run per (dataset, method) under a parent run, and the results tables as artifacts of the parent.
 
-Use ``run_compare(params)`` (or ``cslearn compare``) to run it with the task runner its parameters ask for.
+``compare`` (the deployed entrypoint) picks the task runner from its parameters and runs the cells in the
+subflow ``compare_cells``; ``run_compare(params)`` validates first (``cslearn compare`` calls it).
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ from tasks.track import (
     tracking_client,
 )
 
-__all__ = ["compare", "registry_context", "run_compare", "validate_params"]
+__all__ = ["compare", "compare_cells", "registry_context", "run_compare", "validate_params"]
 
 
 def registry_context() -> dict[str, list[str]]:
@@ -64,9 +65,9 @@ def _flat_params(params: CompareParams) -> dict[str, str]:
     }
 
 
-@flow(name="method-comparison", validate_parameters=True)
-def compare(params: CompareParams) -> dict:
-    """Compare methods on datasets under a protocol; returns the summary and the MLflow parent run id."""
+@flow(name="method-comparison-cells", validate_parameters=True)
+def compare_cells(params: CompareParams) -> dict:
+    """Run, track and summarise every cell of a comparison on the task runner this flow was given."""
     params = validate_params(params)
     logger = get_run_logger()
     tracking_uri = params.tracking_uri or default_tracking_uri()
@@ -79,6 +80,7 @@ def compare(params: CompareParams) -> dict:
     tags = {
         "cslearn.purpose": "compare",
         "prefect.flow_run_id": flow_run.get_id(),
+        "prefect.parent_flow_run_id": flow_run.get_parent_flow_run_id(),
         "git.commit": git_commit(),
         "mlflow.source.git.commit": git_commit(),
         **{f"dataset.{info.name}.fingerprint": info.fingerprint for info in datasets},
@@ -188,8 +190,18 @@ def compare(params: CompareParams) -> dict:
     }
 
 
-def run_compare(params: CompareParams | Mapping) -> dict:
-    """Validate ``params`` and run ``compare`` on the task runner they select (threads or Dask)."""
+@flow(name="method-comparison", validate_parameters=True)
+def compare(params: CompareParams) -> dict:
+    """Compare methods on datasets under a protocol; returns the summary and the MLflow parent run id.
+
+    The cells run in the subflow ``method-comparison-cells`` on the task runner ``params`` select (a thread
+    pool of ``max_workers``, or the Dask cluster at ``dask_address``), so deployments honour them too.
+    """
     params = validate_params(params)
     runner = build_task_runner(params.dask_address, params.max_workers)
-    return compare.with_options(task_runner=runner)(params=params)
+    return compare_cells.with_options(task_runner=runner)(params=params)
+
+
+def run_compare(params: CompareParams | Mapping) -> dict:
+    """Validate ``params`` (raising ``pydantic.ValidationError`` before any flow run) and run ``compare``."""
+    return compare(params=validate_params(params))

@@ -103,7 +103,7 @@ def _json_safe(value):
 
 
 def run(args: argparse.Namespace) -> int:
-    """Validate, run the flow, print the summary; exit status 2 on a bad configuration, else 0."""
+    """Validate, run the flow, print the summary; exit status 2 on a bad configuration, 130 if interrupted."""
     from flows.compare import run_compare, validate_params
     from tasks.report import format_summary
 
@@ -113,8 +113,16 @@ def run(args: argparse.Namespace) -> int:
         print(f"cslearn compare: invalid configuration\n{error}", file=sys.stderr)
         return 2
     signal.signal(signal.SIGTERM, _raise_interrupt)  # SIGTERM ends the run like Ctrl-C: runs marked KILLED
-    with contextlib.redirect_stdout(sys.stderr):  # MLflow prints run links to stdout; keep stdout for results
-        outcome = run_compare(params)
+    try:
+        with contextlib.redirect_stdout(sys.stderr):  # MLflow prints run links to stdout; keep it for results
+            outcome = run_compare(params)
+    except KeyboardInterrupt:
+        print(
+            "cslearn compare: interrupted; the MLflow runs are marked KILLED and finished cells are kept "
+            "(rerun the same command to resume)",
+            file=sys.stderr,
+        )
+        return 130
     if args.json:
         document = {
             key: outcome[key]
