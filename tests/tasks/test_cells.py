@@ -161,3 +161,30 @@ def test_business_cells_take_costs_from_a_cost_model_fit_on_the_training_rows(tm
     assert row["cost"] == pytest.approx(expected["cost"])
     assert row["savings"] == pytest.approx(expected["savings"])
     assert result["cost_model_params"] == json.loads(json.dumps(cost_model.params(), default=float))
+
+
+def test_tvt_cells_choose_the_negative_cost_on_the_validation_split(wisconsin, tmp_path):
+    from tasks.train import select_negative_cost
+
+    params = CompareParams(
+        methods=("adac1",), protocol="tvt", n_estimators=(4,), negative_costs=(0.2, 0.6, 1.0)
+    )
+    spec = plan_cells(params, [wisconsin], ["adac1"])[0]
+    result = compute_cell(spec, CellStore(tmp_path))
+    assert result["status"] == "ok", result["traceback"]
+
+    dataset = load_dataset("wisconsin")
+    features, target = dataset.features.to_numpy(float), dataset.target
+    split = make_split(target, "tvt", repeat=0, seed=0)
+    assert result["n_train"] == split.train.size and result["n_test"] == split.test.size
+    estimator = METHODS["adac1"](n_estimators=4, random_state=derive_seed(0, 0, 0, 2))
+    best, scores, _ = select_negative_cost(
+        estimator,
+        features[split.train],
+        target[split.train],
+        negative_costs=(0.2, 0.6, 1.0),
+        mode="validation",
+        validation=(features[split.validation], target[split.validation]),
+    )
+    assert result["negative_cost"] == best
+    assert result["selection_scores"] == {str(cost): pytest.approx(score) for cost, score in scores.items()}
