@@ -9,6 +9,7 @@ rule / hook                         default (discrete AdaBoost, AdaCC paper Eq. 
 ==================================  =========================================================================
 ``BoostingRules.initial_weights``   uniform ``D^1(i) = 1/n`` (times ``sample_weight``)
 ``_round_training_set``             the original samples with ``D^t`` (M2 variants add synthetic samples)
+``_round_training_set_builder``     per fit: calls ``_round_training_set`` each round (M2: neighbours once)
 ``BoostingRules.weak_output``       discrete ``h_t(x) = +-1`` from ``predict`` (M2 variants: ``2 p - 1``)
 ``BoostingRules.round_costs``       unit costs
 ``BoostingRules.alpha``             ``1/2 ln((1 - e) / e)`` (Eq. 2); a value <= 0 discards the learner, stops
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from numbers import Integral, Real
 from typing import NamedTuple
 
@@ -219,7 +221,7 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
 
     Subclasses must not override ``fit`` (nor the prediction methods): they return a :class:`BoostingRules`
     from :meth:`_boosting_rules` and, where needed, override the narrow hooks :meth:`_fixed_costs`,
-    :meth:`_round_training_set` and :meth:`_default_estimator`.
+    :meth:`_round_training_set` (or :meth:`_round_training_set_builder`) and :meth:`_default_estimator`.
 
     Labels may be any two values. Internally the positive class (``pos_label``, by default the minority
     class) is +1 and the other -1. ``decision_function`` follows scikit-learn's convention (positive values
@@ -302,6 +304,15 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
         """The weak learner's training set ``(X, y01, sample_weight)`` this round (default: the original)."""
         return X, y01, weights
 
+    def _round_training_set_builder(self, X, y01):
+        """Per-fit strategy ``(weights, random_state) -> (X, y01, sample_weight)`` giving each round's set.
+
+        Called once per ``fit``; the default calls :meth:`_round_training_set` every round. A variant that
+        derives something round-independent from the training data (M2's minority neighbours) overrides
+        this to compute it once.
+        """
+        return partial(self._round_training_set, X, y01)
+
     def _default_estimator(self):
         """Weak learner used when ``estimator=None``; ``None`` means the fast presorted decision stump."""
         return None
@@ -342,6 +353,7 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
         y01 = (y_signed > 0).astype(np.int64)
         random_state = check_random_state(self.random_state)
         fit_weak_learner = self._weak_learner_fitter(X)
+        round_training_set = self._round_training_set_builder(X, y01)
         cumulative_votes = np.zeros(X.shape[0])
         self.estimators_, vote_weights, trace = [], [], {key: [] for key in TRACE_KEYS}
         self.stop_reason_ = "n_estimators"
@@ -349,7 +361,7 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
 
         for _ in range(self.n_estimators):
             seed = int(random_state.randint(np.iinfo(np.int32).max))
-            X_round, y_round, weights_round = self._round_training_set(X, y01, weights, random_state)
+            X_round, y_round, weights_round = round_training_set(weights, random_state)
             learner = fit_weak_learner(X_round, y_round, weights_round, seed)
             output = rules.weak_output(learner, X)
             state = RoundState(
@@ -457,7 +469,10 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
         template = self.estimator if self.estimator is not None else self._default_estimator()
         if template is None:
             template = DecisionStump()
-        trains_on_original = type(self)._round_training_set is BaseBoostingClassifier._round_training_set
+        trains_on_original = all(
+            getattr(type(self), hook) is getattr(BaseBoostingClassifier, hook)
+            for hook in ("_round_training_set", "_round_training_set_builder")
+        )
         if type(template) is DecisionStump and trains_on_original:
             return _PresortedStumpFitter(X, template.criterion)
         return _ClonedEstimatorFitter(template)

@@ -6,9 +6,10 @@ decisions of spec section 5. Both run on the shared loop of :mod:`algorithms.boo
 - the M2 rules (:mod:`algorithms.boosting._m2_rules`): real-valued weak output ``2 p_t(+|x) - 1`` from
   ``predict_proba``, pseudo-loss ``eps_t``, vote ``ln(1/beta_t)``, the standard (Freund and Schapire 1997)
   update ``D_t(i) beta_t^{1/2 (1 + h_t(x_i, y_i) - h_t(x_i, ybar_i))}``;
-- the round's training set (:meth:`M2BoostingClassifier._round_training_set`): the original samples with
-  ``D_t`` plus ``N`` fresh synthetic minority samples, which the weak learner is trained on and which are
-  then discarded: the pseudo-loss and the update use the original samples only.
+- the round's training set (:class:`SyntheticMinorityRounds`, built once per fit, so the minority
+  neighbours are searched once): the original samples with ``D_t`` plus ``N`` fresh synthetic minority
+  samples, which the weak learner is trained on and which are then discarded: the pseudo-loss and the
+  update use the original samples only.
 
 They differ only in how the ``N`` synthetic samples are allotted to the minority samples: uniformly
 (SMOTEBoost, Chawla et al. 2003) or in proportion to ``D_t`` (WOTBoost, Algorithm 2).
@@ -32,7 +33,14 @@ from algorithms.boosting._base import (
     probability_output,
 )
 
-__all__ = ["M2_RULES", "WEAK_LEARNER_MAX_DEPTH", "M2BoostingClassifier", "SMOTEBoost", "WOTBoost"]
+__all__ = [
+    "M2_RULES",
+    "WEAK_LEARNER_MAX_DEPTH",
+    "M2BoostingClassifier",
+    "SMOTEBoost",
+    "SyntheticMinorityRounds",
+    "WOTBoost",
+]
 
 #: Depth of the default weak learner, a CART tree with ``predict_proba``.
 WEAK_LEARNER_MAX_DEPTH = 3
@@ -146,24 +154,13 @@ trace_, final_distribution_, stop_reason_
     def _default_estimator(self):
         return DecisionTreeClassifier(max_depth=WEAK_LEARNER_MAX_DEPTH)
 
+    def _round_training_set_builder(self, X, y01):
+        """Per fit: the minority samples, ``N`` and the neighbour graph, computed once for every round."""
+        return SyntheticMinorityRounds(X, y01, self._synthetic_count(y01), self.k_neighbors, self._allot)
+
     def _round_training_set(self, X, y01, weights, random_state):
-        """Original samples with ``D_t`` plus this round's synthetic positives (class 1) and their weights."""
-        minority = np.flatnonzero(y01 == 1)
-        n_synthetic = self._synthetic_count(y01)
-        if n_synthetic == 0:
-            return X, y01, weights
-        X_minority, minority_weights = X[minority], weights[minority]
-        allotment = self._allot(n_synthetic, minority_weights, random_state)
-        neighbours = _m2_rules.minority_neighbours(X_minority, self.k_neighbors)
-        X_synthetic, parents, _ = _m2_rules.synthesise_minority(
-            X_minority, neighbours, allotment, random_state
-        )
-        synthetic_weights = _m2_rules.split_parent_weights(minority_weights, allotment, parents)
-        return (
-            np.vstack([X, X_synthetic]),
-            np.concatenate([y01, np.ones(n_synthetic, dtype=y01.dtype)]),
-            np.concatenate([weights, synthetic_weights]),
-        )
+        """One round's set: original samples with ``D_t`` plus ``N`` synthetic positives (class 1)."""
+        return self._round_training_set_builder(X, y01)(weights, random_state)
 
     def _synthetic_count(self, y01):
         """``N``: ``n_synthetic``, or ``#negatives - #positives`` (at least 0) when it is ``None``."""
@@ -171,6 +168,55 @@ trace_, final_distribution_, stop_reason_
             return int(self.n_synthetic)
         n_positive = int(np.count_nonzero(y01))
         return max(y01.size - 2 * n_positive, 0)
+
+
+class SyntheticMinorityRounds:
+    """Builds every round's training set of one ``fit``: originals plus ``N`` fresh synthetic positives.
+
+    The positives' ``k`` nearest positive neighbours do not change between rounds, so they are searched
+    once, here; each call then allots ``N`` children with ``allot(N, D_t on positives, random_state)``,
+    interpolates them and gives each its parent's weight split evenly among the parent's children.
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+    y01 : ndarray of shape (n_samples,)
+        1 for the positive (synthesised) class, 0 otherwise.
+    n_synthetic : int
+        ``N``.
+    k_neighbors : int
+        ``k``.
+    allot : callable ``(N, minority_weights, random_state) -> ndarray of int``
+        The allotment rule (:func:`~algorithms.boosting._m2_rules.uniform_allotment` or
+        :func:`~algorithms.boosting._m2_rules.weighted_allotment`).
+    """
+
+    def __init__(self, X, y01, n_synthetic, k_neighbors, allot):
+        self.X = X
+        self.y01 = y01
+        self.n_synthetic = n_synthetic
+        self.allot = allot
+        self.minority = np.flatnonzero(y01 == 1)
+        self.X_minority = X[self.minority]
+        self.neighbours = (
+            _m2_rules.minority_neighbours(self.X_minority, k_neighbors) if n_synthetic > 0 else None
+        )
+
+    def __call__(self, weights, random_state):
+        """``(X, y01, sample_weight)`` of the round whose distribution over the originals is ``weights``."""
+        if self.n_synthetic == 0:
+            return self.X, self.y01, weights
+        minority_weights = weights[self.minority]
+        allotment = self.allot(self.n_synthetic, minority_weights, random_state)
+        X_synthetic, parents, _ = _m2_rules.synthesise_minority(
+            self.X_minority, self.neighbours, allotment, random_state
+        )
+        synthetic_weights = _m2_rules.split_parent_weights(minority_weights, allotment, parents)
+        return (
+            np.vstack([self.X, X_synthetic]),
+            np.concatenate([self.y01, np.ones(self.n_synthetic, dtype=self.y01.dtype)]),
+            np.concatenate([weights, synthetic_weights]),
+        )
 
 
 class SMOTEBoost(M2BoostingClassifier):

@@ -17,6 +17,7 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.tree import DecisionTreeClassifier
 
 from algorithms import metrics
+from algorithms.boosting import _m2_rules
 from algorithms.boosting._base import BaseBoostingClassifier
 from algorithms.boosting.m2 import WEAK_LEARNER_MAX_DEPTH, M2BoostingClassifier, SMOTEBoost, WOTBoost
 
@@ -315,3 +316,19 @@ def test_inside_an_imblearn_pipeline_and_cross_validation(cls, imbalanced):
     )
     assert scores.shape == (3,)
     assert np.all(scores > 0.6)
+
+
+@pytest.mark.parametrize("cls", M2_CLASSES)
+def test_minority_neighbours_are_searched_once_per_fit(cls, imbalanced, monkeypatch):
+    X, y = imbalanced
+    searched = []
+    real_search = _m2_rules.minority_neighbours
+
+    def counting_search(X_minority, k_neighbors):
+        searched.append(X_minority.shape)
+        return real_search(X_minority, k_neighbors)
+
+    monkeypatch.setattr(_m2_rules, "minority_neighbours", counting_search)
+    model = cls(n_estimators=6, random_state=0).fit(X, y)
+    assert len(model.estimators_) == 6
+    assert searched == [(int(y.sum()), X.shape[1])]
