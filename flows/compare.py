@@ -158,6 +158,7 @@ def compare_cells(params: CompareParams) -> dict:
         report = summarize_task(ordered)
         artifacts = log_table_task(tracking_uri, parent_run_id, report["frame"], "results")
         artifacts += log_table_task(tracking_uri, parent_run_id, report["summary"], "summary")
+        artifacts += log_table_task(tracking_uri, parent_run_id, report["overall"], "overall")
         if report["ranks"] is not None:
             artifacts += log_table_task(tracking_uri, parent_run_id, report["ranks"].reset_index(), "ranks")
         cells = {
@@ -187,6 +188,7 @@ def compare_cells(params: CompareParams) -> dict:
         "ranks": None if report["ranks"] is None else report["ranks"].round(3).to_dict(orient="index"),
         "friedman": report["friedman"],
         "summary_table": report["summary"],
+        "overall_table": report["overall"],
     }
 
 

@@ -22,7 +22,9 @@ __all__ = [
     "LOWER_IS_BETTER",
     "METRICS",
     "Progress",
+    "average_over_datasets",
     "child_run_payload",
+    "format_overall",
     "format_summary",
     "friedman_test",
     "rank_methods",
@@ -116,6 +118,18 @@ def summarize(frame: pd.DataFrame) -> pd.DataFrame:
     return summary[ordered].sort_values(keys, kind="stable", ignore_index=True)
 
 
+def average_over_datasets(summary: pd.DataFrame) -> pd.DataFrame:
+    """Per (method, n_estimators): the mean over datasets of the per-dataset fold means (AdaCC Table 6).
+
+    Columns ``<metric>`` (mean of ``<metric>_mean`` over the datasets with a value) and ``datasets``.
+    """
+    means = [column for column in summary.columns if column.endswith("_mean")]
+    grouped = summary.groupby(["method", "n_estimators"], dropna=False)
+    overall = grouped[means].mean().rename(columns=lambda column: column.removesuffix("_mean"))
+    overall.insert(0, "datasets", grouped["dataset"].nunique())
+    return overall.reset_index().sort_values(["method", "n_estimators"], kind="stable", ignore_index=True)
+
+
 def _at_largest_size(summary: pd.DataFrame) -> pd.DataFrame:
     """Per (dataset, method) the row of the largest ensemble size (or the only row of a non-ensemble)."""
     ordered = summary.assign(_size=summary["n_estimators"].fillna(-1).astype(int))
@@ -196,6 +210,19 @@ def format_summary(
     return pd.DataFrame(lines).to_string(index=False) if lines else "(no results)"
 
 
+def format_overall(
+    overall: pd.DataFrame, metrics: Sequence[str] = ("opm", "balanced_accuracy", "f1", "savings")
+):
+    """A text table of ``average_over_datasets``: one line per (method, T), best ``opm`` first."""
+    shown = [name for name in metrics if name in overall]
+    if overall.empty or not shown:
+        return "(no results)"
+    table = overall[["method", "n_estimators", "datasets", *shown]].copy()
+    table["n_estimators"] = table["n_estimators"].astype(object).where(table["n_estimators"].notna(), "-")
+    table = table.rename(columns={"n_estimators": "T"}).sort_values(shown[0], ascending=False, kind="stable")
+    return table.to_string(index=False, float_format=lambda value: f"{value:.3f}")
+
+
 def child_run_payload(results: Sequence[Mapping]) -> dict:
     """MLflow content of one (dataset, method) child run from its cell results.
 
@@ -252,14 +279,15 @@ def child_run_payload(results: Sequence[Mapping]) -> dict:
 
 @task(name="summarize_results", cache_policy=NO_CACHE)
 def summarize_task(results: Sequence[Mapping], rank_metric: str = "opm") -> dict:
-    """The results table, its summary, ranks and Friedman test (keys frame, summary, ranks, friedman)."""
+    """The results table, its summary, dataset averages, ranks and Friedman test (keys as the variables)."""
     frame = results_frame(results)
     summary = summarize(frame)
+    overall = average_over_datasets(summary)
     ranks = friedman = None
     if f"{rank_metric}_mean" in summary and summary[f"{rank_metric}_mean"].notna().any():
         ranks = rank_methods(summary, rank_metric)
         friedman = friedman_test(ranks)
-    return {"frame": frame, "summary": summary, "ranks": ranks, "friedman": friedman}
+    return {"frame": frame, "summary": summary, "overall": overall, "ranks": ranks, "friedman": friedman}
 
 
 class Progress:

@@ -105,7 +105,7 @@ def _json_safe(value):
 def run(args: argparse.Namespace) -> int:
     """Validate, run the flow, print the summary; exit status 2 on a bad configuration, 130 if interrupted."""
     from flows.compare import run_compare, validate_params
-    from tasks.report import format_summary
+    from tasks.report import format_overall, format_summary
 
     try:
         params = validate_params(params_from_args(args))
@@ -140,6 +140,8 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(_json_safe(document), indent=2))
     else:
         print(format_summary(outcome["summary_table"]))
+        print("\nAveraged over datasets (mean of the per-dataset fold means):")
+        print(format_overall(outcome["overall_table"]))
         if outcome["ranks"]:
             print(
                 "\nmean rank (opm, largest T):",

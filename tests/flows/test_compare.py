@@ -109,7 +109,12 @@ def test_run_tree_metrics_artifacts_resume_and_failures(
     assert [metric.step for metric in sorted(rounds, key=lambda m: m.step)][:3] == [1, 2, 3]
 
     artifacts = {item.path for item in client.list_artifacts(first["parent_run_id"], "results")}
-    assert {"results/results.csv", "results/results.parquet", "results/summary.csv"} <= artifacts
+    assert {
+        "results/results.csv",
+        "results/results.parquet",
+        "results/summary.csv",
+        "results/overall.csv",
+    } <= artifacts
     local = client.download_artifacts(first["parent_run_id"], "results/results.parquet", str(tmp_path))
     table = pd.read_parquet(local)
     assert len(table) == 2 * 2 + 2 + 2  # adaboost x (T=3, 6), the tree once per fold, two failed rows
@@ -157,26 +162,24 @@ def test_bad_configuration_fails_before_any_work(mlflow_server, tmp_path, test_m
 def test_cli_json_prints_the_summary_and_parent_run(
     prefect_server, mlflow_server, tmp_path, test_methods, capsys, caplog
 ):
-    status = main(
-        [
-            "compare",
-            "--datasets",
-            "wisconsin",
-            "--methods",
-            "counting-tree",
-            "--protocol",
-            "holdout",
-            "--repeats",
-            "2",
-            "--tracking-uri",
-            mlflow_server,
-            "--experiment",
-            f"cli-{tmp_path.name}",
-            "--cell-store",
-            str(tmp_path / "cells"),
-            "--json",
-        ]
-    )
+    arguments = [
+        "compare",
+        "--datasets",
+        "wisconsin",
+        "--methods",
+        "counting-tree",
+        "--protocol",
+        "holdout",
+        "--repeats",
+        "2",
+        "--tracking-uri",
+        mlflow_server,
+        "--experiment",
+        f"cli-{tmp_path.name}",
+        "--cell-store",
+        str(tmp_path / "cells"),
+    ]
+    status = main([*arguments, "--json"])
     captured = capsys.readouterr()
     assert status == 0
     document = json.loads(captured.out)
@@ -186,3 +189,10 @@ def test_cli_json_prints_the_summary_and_parent_run(
     assert row["method"] == "counting-tree" and row["folds"] == 2 and row["n_estimators"] is None
     progress = [record.getMessage() for record in caplog.records if record.getMessage().startswith("cells ")]
     assert progress[-1].startswith("cells 2/2 (0 resumed, 0 failed) elapsed ")
+
+    assert main(arguments) == 0  # the same command again, as text: every cell is resumed
+    text = capsys.readouterr().out
+    assert "wisconsin counting-tree" in " ".join(text.split())
+    assert "Averaged over datasets" in text
+    assert "cells: 2 total, 2 resumed, 0 computed, 0 failed" in text
+    assert len(CountingTree.fits) == 2

@@ -11,7 +11,9 @@ from scipy import stats
 
 from tasks.report import (
     Progress,
+    average_over_datasets,
     child_run_payload,
+    format_overall,
     format_summary,
     friedman_test,
     rank_methods,
@@ -84,6 +86,25 @@ def test_summary_mean_and_std_over_folds(results):
     records = summary_records(summary)
     assert records[0]["n_estimators"] == 2 and records[-1]["n_estimators"] is None
     assert records[-1]["f1_std"] is None  # one fold: no std
+
+
+def test_average_over_datasets_of_the_fold_means():
+    summary = pd.DataFrame(
+        {
+            "dataset": ["a", "b", "a", "b"],
+            "method": ["x", "x", "y", "y"],
+            "n_estimators": pd.array([50, 50, None, None], dtype="Int64"),
+            "f1_mean": [0.2, 0.6, 0.5, None],
+            "f1_std": [0.1, 0.1, 0.1, None],
+        }
+    )
+    overall = average_over_datasets(summary)
+    assert overall.columns.tolist() == ["method", "n_estimators", "datasets", "f1"]
+    assert overall["f1"].tolist() == pytest.approx([0.4, 0.5])
+    assert overall["datasets"].tolist() == [2, 2]
+    lines = format_overall(overall, metrics=("f1",)).splitlines()
+    assert lines[0].split() == ["method", "T", "datasets", "f1"]
+    assert lines[1].split() == ["y", "-", "2", "0.500"] and lines[2].split() == ["x", "50", "2", "0.400"]
 
 
 def test_ranks_use_the_largest_size_and_share_ties():
