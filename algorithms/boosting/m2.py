@@ -42,7 +42,9 @@ __all__ = [
     "WOTBoost",
 ]
 
-#: Depth of the default weak learner, a CART tree with ``predict_proba``.
+#: Depth of the default weak learner, a CART tree with ``predict_proba``. The papers do not give one. On two
+#: synthetic imbalanced sets (3-fold CV, 30 rounds) depth 1-2 underfit (balanced accuracy 0.63-0.73) while
+#: depth 3 and 5 scored alike (0.71-0.77); 3 is the shallower, faster choice.
 WEAK_LEARNER_MAX_DEPTH = 3
 
 
