@@ -19,7 +19,7 @@ export PREFECT_HOME="${PREFECT_HOME:-$PROJECT_DIR/.prefect}"
 export PREFECT_SERVER_ANALYTICS_ENABLED=false DO_NOT_TRACK=true
 export MLFLOW_DISABLE_TELEMETRY=true MLFLOW_SERVER_ENABLE_JOB_EXECUTION=false
 export PREFECT_API_URL="http://127.0.0.1:${PORT}/api"
-export CSLEARN_PROJECT_DIR="$PROJECT_DIR"   # resolved by the worker in prefect.yaml's pull step
+export CSLEARN_PROJECT_DIR="$PROJECT_DIR"   # prefect.yaml's pull step: resolved by `prefect deploy`
 
 STATE_DIR="$PREFECT_HOME/deploy"
 mkdir -p "$STATE_DIR"

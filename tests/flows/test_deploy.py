@@ -119,9 +119,9 @@ def test_deploy_registers_every_deployment_with_its_schedule_and_pool(deployed):
     assert retrain.work_pool_name == POOL and retrain.parameters == {"params": {"dataset": "credit-scoring"}}
     ((schedule,),) = [retrain.schedules]
     assert (schedule.schedule.cron, schedule.schedule.timezone) == ("0 2 * * *", "UTC")
-    # Stored as written and resolved by the worker at run time: the worker's environment names the project.
+    # The placeholder is resolved by `prefect deploy`: workers need no project variable of their own.
     assert retrain.pull_steps == [
-        {"prefect.deployments.steps.set_working_directory": {"directory": "{{ $CSLEARN_PROJECT_DIR }}"}}
+        {"prefect.deployments.steps.set_working_directory": {"directory": str(PROJECT)}}
     ]
     assert retrain.global_concurrency_limit.limit == 1
     assert compare.schedules == []

@@ -24,6 +24,7 @@ from tasks.registry import (
     CHALLENGER,
     CHAMPION,
     RetrainData,
+    choose_serialization,
     decide_alias,
     fit_and_log_candidate,
     load_model_version,
@@ -116,6 +117,20 @@ def test_skops_trusts_only_our_estimators_and_the_scientific_stack():
         skops_trusted_types(model)
 
 
+def test_a_model_skops_cannot_represent_safely_falls_back_to_cloudpickle_with_the_reason():
+    model = LogisticRegression().fit(np.random.default_rng(0).normal(size=(20, 2)), np.arange(20) % 2)
+    model.transform_ = lambda values: values  # a function from no trusted module
+    serialization, trusted, reason = choose_serialization(model)
+    assert (serialization, trusted) == ("cloudpickle", None)
+    assert "ValueError" in reason and "<lambda>" in reason
+    assert choose_serialization(LogisticRegression().fit(*_two_class_data()))[0] == "skops"
+
+
+def _two_class_data():
+    rng = np.random.default_rng(1)
+    return rng.normal(size=(30, 2)), np.arange(30) % 2
+
+
 # -------------------------------------------------------------------------- logging and the registry
 
 
@@ -172,15 +187,19 @@ def test_candidate_child_run_holds_params_holdout_metrics_and_a_complete_model(l
 
     model = client.get_logged_model(result.model_id)
     assert model.source_run_id == result.run_id and model.status.to_proto() == 2  # READY
-    assert model.tags["cslearn.serialization"] == "skops"
     folder = Path(download_artifacts(artifact_uri=model.artifact_location, tracking_uri=client.tracking_uri))
     mlmodel = (folder / "MLmodel").read_text()
     assert "signature:" in mlmodel and '"name": "Amount"' in mlmodel
-    assert all(name.startswith(("algorithms.", "sklearn.", "numpy.")) for name in _trusted_types(mlmodel))
+    serialization = model.tags["cslearn.serialization"]
+    assert f"serialization_format: {serialization}" in mlmodel  # the tag tells the truth
+    if serialization == "skops":
+        assert all(name.startswith(("algorithms.", "sklearn.", "numpy.")) for name in _trusted_types(mlmodel))
+    else:  # the fallback says why skops could not take it
+        assert serialization == "cloudpickle" and model.tags["cslearn.skops_unsupported"]
     example = json.loads((folder / "input_example.json").read_text())
     assert example["columns"] == ["V1", "V2", "Amount"] and len(example["data"]) == 5
     requirements = (folder / "requirements.txt").read_text().split()
-    assert {line.split("==")[0] for line in requirements} >= {"scikit-learn", "numpy", "skops", "mlflow"}
+    assert {line.split("==")[0] for line in requirements} >= {"scikit-learn", "numpy", serialization, "mlflow"}
     assert all("==" in line for line in requirements)  # explicit pins, not an inferred environment
     assert (folder / "code" / "algorithms" / "__init__.py").is_file()  # the model carries its code
 
