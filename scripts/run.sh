@@ -55,7 +55,7 @@ cat <<EOF
 
 Finished in $((elapsed / 60)) min $((elapsed % 60)) s. Results are in MLflow ($STORE),
 experiment "${CSLEARN_RUN_EXPERIMENT:-cslearn-make-run}": one parent run per invocation, a child run per
-(dataset, method) with per-fold metrics and per-round curves, and results/{results,summary,ranks}.{csv,parquet}.
+(dataset, method) with per-fold metrics and per-round curves, and results/{results,summary,overall,ranks}.{csv,parquet}.
 Browse them with:   make ui        (MLflow UI on http://127.0.0.1:${MLFLOW_UI_PORT:-5000})
 Run it again to resume (finished cells are skipped); the paper's protocol:
     .venv/bin/cslearn compare --datasets ${DATASETS[*]} --protocol cv --repeats 10 --folds 5 --n-estimators 25,50,100,200

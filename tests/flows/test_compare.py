@@ -196,3 +196,21 @@ def test_cli_json_prints_the_summary_and_parent_run(
     assert "Averaged over datasets" in text
     assert "cells: 2 total, 2 resumed, 0 computed, 0 failed" in text
     assert len(CountingTree.fits) == 2
+
+
+class InterruptedTree(DecisionTreeClassifier):
+    """A method whose fit is interrupted (as by Ctrl-C) in the middle of the run."""
+
+    def fit(self, X, y, sample_weight=None, check_input=True):
+        raise KeyboardInterrupt
+
+
+def test_an_interrupted_run_is_marked_killed(prefect_server, mlflow_server, tmp_path, monkeypatch):
+    monkeypatch.setitem(METHODS, "interrupted-tree", InterruptedTree)
+    params = _params(mlflow_server, tmp_path, methods=["dt", "interrupted-tree"])
+    with pytest.raises(KeyboardInterrupt):
+        run_compare(params)
+    client = MlflowClient(mlflow_server)
+    experiment = client.get_experiment_by_name(params["experiment"])
+    runs = client.search_runs([experiment.experiment_id])
+    assert [run.info.status for run in runs] == ["KILLED"]  # the parent; no child run was started
