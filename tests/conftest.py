@@ -6,9 +6,9 @@
 * ``prefect_server`` and ``mlflow_server`` are session fixtures backed by real server processes
   (:mod:`tests.servers`). Both are launched together as soon as collection shows a selected test needs
   them, so they boot in parallel while pytest sets up; the fixtures only wait for health.
-* Servers are stopped by process group at the end of the session (and at interpreter exit, should pytest be
-  interrupted). Their logs stay on disk when the session fails; a failing test that used a server gets the
-  end of the server's log in its report.
+* Servers are stopped by process group at the end of the session, also when pytest is interrupted (Ctrl-C,
+  or SIGTERM, which the session turns into an interrupt), and at interpreter exit. Their logs stay on disk
+  when the session fails; a failing test that used a server gets the end of the server's log in its report.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from __future__ import annotations
 import atexit
 import os
 import shutil
+import signal
 import tempfile
 from pathlib import Path
 
@@ -48,6 +49,15 @@ def _stop_all() -> None:
 
 
 atexit.register(_stop_all)
+
+
+def _interrupt_on_sigterm(signum, frame):
+    raise KeyboardInterrupt(f"received signal {signum}")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Turn SIGTERM into an interrupt so pytest still finishes the session and stops the servers."""
+    signal.signal(signal.SIGTERM, _interrupt_on_sigterm)
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
