@@ -408,7 +408,8 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
             raise ValueError(
                 f"{type(self).__name__}: the first weak learner has weighted error "
                 f"{state.weighted_error:.6g} and a non-positive weight alpha={alpha:.6g}, so no learner "
-                "could be kept; the weak learner cannot beat chance on these data"
+                "could be kept: under this method's alpha rule (see its docstring) the first learner does not "
+                "improve on chance for these data and costs"
             )
         self.trace_ = {key: np.asarray(values, dtype=float) for key, values in trace.items()}
         self.estimator_weights_ = self.trace_["alpha"].copy()

@@ -67,6 +67,9 @@ def _split_score(criterion, left_neg, left_pos, right_neg, right_pos):
     """
     left = left_neg + left_pos
     right = right_neg + right_pos
+    if left <= 0.0 or right <= 0.0:
+        # A side whose remaining weight rounds to zero (tiny weights beside large ones) is no split.
+        return -np.inf
     if criterion == _GINI:
         return (left_neg * left_neg + left_pos * left_pos) / left + (
             right_neg * right_neg + right_pos * right_pos
@@ -121,7 +124,11 @@ def _search_best_split(sorted_order, rises, signed_weights, total_neg, total_pos
                 continue
             if rose and last_left >= 0:
                 score = _split_score(
-                    criterion, left_neg, left_pos, total_neg - left_neg, total_pos - left_pos
+                    criterion,
+                    left_neg,
+                    left_pos,
+                    max(total_neg - left_neg, 0.0),
+                    max(total_pos - left_pos, 0.0),
                 )
                 if score > best_score:
                     best_score = score

@@ -325,3 +325,17 @@ def test_bad_labels_weights_and_criterion_are_rejected():
 )
 def test_sklearn_estimator_contract(estimator, check):
     check(estimator)
+
+
+@pytest.mark.parametrize("criterion", ["gini", "entropy", "error"])
+def test_split_whose_remaining_weight_rounds_to_zero_is_skipped(criterion):
+    """Weights of 1e-17 beside 1.0 vanish from the totals, so the right side of the last candidate holds
+    exactly 0.0 weight although it has positively weighted samples; it must be skipped, not divided by."""
+    X = np.array([[0.0], [1.0], [2.0]])
+    y = np.array([0, 1, 0])
+    weights = np.array([1.0, 1e-17, 1e-17])
+
+    stump = PresortedStumpSearch(X, criterion).fit(y, weights)
+
+    assert stump.feature_ == 0
+    assert stump.threshold_ == 0.5
