@@ -154,9 +154,11 @@ def retrain(params: RetrainParams) -> dict:
         run_name=f"retrain/{params.dataset}",
         tags={
             "prefect.flow_run_id": runtime.flow_run.id,
-            "git_commit": git_commit(),
+            "git.commit": git_commit(),
+            "mlflow.source.git.commit": git_commit(),
+            "cslearn.purpose": "retrain",
             "cslearn.dataset": params.dataset,
-            "cslearn.fingerprint": data.fingerprint,
+            f"dataset.{params.dataset}.fingerprint": data.fingerprint,
             "cslearn.holdout_key": data.holdout_key,
         },
         params={

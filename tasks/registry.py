@@ -298,7 +298,7 @@ def fit_and_log_candidate(
     tags = {
         "cslearn.method": method,
         "cslearn.dataset": data.dataset,
-        "cslearn.fingerprint": data.fingerprint,
+        f"dataset.{data.dataset}.fingerprint": data.fingerprint,
     }
     with tracked_run(
         client, experiment_id, run_name=f"{data.dataset}/{method}", tags=tags, parent_run_id=parent_run_id

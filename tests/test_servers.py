@@ -29,8 +29,11 @@ def test_prefect_server_runs_a_flow_and_records_it(prefect_server):
 
     client: SyncPrefectClient = get_client(sync_client=True)
     assert str(client.api_url).rstrip("/") == prefect_server
-    runs = client.read_flow_runs()
-    assert [run.id for run in runs] == [state.state_details.flow_run_id]
+    # Other tests share the session's server: find this run among its records, by id, with its state.
+    recorded = client.read_flow_run(state.state_details.flow_run_id)
+    assert client.read_flow(recorded.flow_id).name == "fixture-smoke"
+    assert recorded.state.is_completed()
+    assert recorded.id in {run.id for run in client.read_flow_runs()}
 
 
 def test_mlflow_server_stores_runs_through_rest(mlflow_server):
