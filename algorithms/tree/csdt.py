@@ -297,9 +297,9 @@ class CostSensitiveDecisionTreeClassifier(ClassifierMixin, BaseEstimator):
         proba[:, 1 - self.positive_index_] = 1.0 - positive
         return proba
 
-    def export_text(self, *, feature_names=None, decimals=2):
+    def export_text(self, *, feature_names=None, decimals=2, max_depth=None):
         """The tree as indented text (see :func:`algorithms.tree.export_text`)."""
-        return export_text(self, feature_names=feature_names, decimals=decimals)
+        return export_text(self, feature_names=feature_names, decimals=decimals, max_depth=max_depth)
 
     def export_graphviz(self, *, feature_names=None, decimals=2):
         """The tree as a Graphviz DOT string (see :func:`algorithms.tree.export_graphviz`)."""

@@ -7,6 +7,7 @@ import pytest
 import sklearn
 from imblearn.pipeline import Pipeline
 from sklearn.tree import DecisionTreeClassifier
+from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from algorithms.cost import (
     COST_SAMPLERS,
@@ -134,3 +135,11 @@ def test_over_sampling_shifts_a_tree_toward_the_expensive_class():
     X_res, y_res = CostProportionateOverSampler().fit_resample(X, y, cost_matrix=costs)
     sampled = DecisionTreeClassifier(max_depth=3, random_state=0).fit(X_res, y_res)
     assert sampled.predict(X).sum() > plain.predict(X).sum()
+
+
+# scikit-learn's estimator checks (parameters, cloning, fit on any input) for the samplers. imblearn's own
+# sampler checks call fit_resample(X, y) without costs, which these samplers refuse on purpose (see the module
+# docstring of algorithms.cost.sampling); the tests above cover fit_resample.
+@parametrize_with_checks([CostProportionateOverSampler(), CostProportionateRejectionSampler(random_state=0)])
+def test_samplers_pass_the_sklearn_estimator_checks(estimator, check):
+    check(estimator)

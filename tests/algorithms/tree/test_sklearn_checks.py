@@ -19,6 +19,7 @@ def _expected_failed_checks(estimator):
 
 @parametrize_with_checks(
     [
+        CostSensitiveDecisionTreeClassifier(random_state=0),  # the defaults: cost criterion, no pruning
         CostSensitiveDecisionTreeClassifier(criterion="entropy", pruning="error", random_state=0),
         CostSensitiveDecisionTreeClassifier(max_features="sqrt", max_thresholds=5, random_state=0),
     ],

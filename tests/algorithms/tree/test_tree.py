@@ -162,6 +162,102 @@ def test_text_and_graphviz_exports():
         export_text(tree, feature_names=["a", "b"])
 
 
+def _rules_from_text(text):
+    """Parse ``export_text`` back into (conditions, class) per leaf; a condition is (name, "<=" or ">", t)."""
+    rules, path = [], []
+    for line in text.splitlines():
+        depth = line.index("|--- ") // 4
+        content = line[line.index("|--- ") + 5 :]
+        del path[depth:]
+        if content.startswith("class: "):
+            rules.append((list(path), content[len("class: ") : content.index(" (samples")]))
+        else:
+            name, operator, threshold = content.split()
+            path.append((name, operator, float(threshold)))
+    return rules
+
+
+@pytest.mark.parametrize("criterion", ["cost", "gini"])
+def test_export_text_of_a_fitted_tree_reproduces_its_predictions(criterion):
+    """Oracle: the rules printed by export_text, applied to the data, give the tree's own predictions."""
+    X, y, costs = _cost_data(14, n_samples=500)
+    names = ["age", "balance", "duration", "campaign", "pdays"]
+    labels = np.where(y == 1, "yes", "no")
+    tree = CostSensitiveDecisionTreeClassifier(criterion=criterion, min_gain=0.0).fit(
+        X, labels, cost_matrix=costs
+    )
+    assert tree.tree_.n_internal_nodes >= 5
+    text = export_text(tree, feature_names=names, decimals=12)
+    assert len(text.splitlines()) == 2 * tree.tree_.n_internal_nodes + tree.tree_.n_leaves
+    rules = _rules_from_text(text)
+    assert len(rules) == tree.tree_.n_leaves
+    predicted = np.full(len(y), None, dtype=object)
+    for conditions, label in rules:
+        member = np.ones(len(y), dtype=bool)
+        for name, operator, threshold in conditions:
+            column = X[:, names.index(name)]
+            member &= column <= threshold if operator == "<=" else column > threshold
+        assert not np.any(member & (predicted != None))  # noqa: E711 - every sample reaches one leaf
+        predicted[member] = label
+    np.testing.assert_array_equal(predicted, tree.predict(X))
+
+
+def test_export_text_max_depth_truncates_deeper_branches():
+    X, y, costs = _cost_data(15)
+    tree = CostSensitiveDecisionTreeClassifier(min_gain=0.0).fit(X, y, cost_matrix=costs)
+    full = tree.export_text()
+    assert tree.export_text(max_depth=tree.tree_.max_depth) == full
+    shallow = tree.export_text(max_depth=0).splitlines()
+    # the root's two branches, each a leaf line or one line for the whole truncated subtree
+    assert len(shallow) == 4 and shallow[0].startswith("|--- feature_") and "<=" in shallow[0]
+    sizes = tree.tree_.subtree_sizes()
+    for line, child in zip(
+        shallow[1::2], (tree.tree_.children_left[0], tree.tree_.children_right[0]), strict=True
+    ):
+        if tree.tree_.children_left[child] == LEAF:
+            assert line.startswith("|   |--- class: ")
+        else:
+            depth_below = tree.tree_.depth[child : child + sizes[child]].max() - tree.tree_.depth[child]
+            assert line == f"|   |--- truncated branch of depth {depth_below}"
+    assert "truncated branch" in "".join(shallow)
+    with pytest.raises(ValueError, match="max_depth must be a non-negative integer or None; got -1"):
+        tree.export_text(max_depth=-1)
+
+
+def test_exports_of_a_tree_deeper_than_the_recursion_limit():
+    # Alternating labels along one feature: a full-depth Gini tree peels one sample per level.
+    X = np.arange(1500.0)[:, None]
+    y = np.arange(1500) % 2
+    tree = CostSensitiveDecisionTreeClassifier(criterion="gini", min_gain=0.0).fit(X, y)
+    assert tree.tree_.max_depth > 1000
+    text = tree.export_text()
+    assert len(text.splitlines()) == 2 * tree.tree_.n_internal_nodes + tree.tree_.n_leaves
+    assert text.count("class:") == tree.tree_.n_leaves
+    dot = tree.export_graphviz()
+    assert dot.count("->") == 2 * tree.tree_.n_internal_nodes
+
+
+def test_graphviz_labels_and_escaping():
+    X, y = np.array([[1.0], [2.0], [3.0], [4.0]]), np.array([1, 0, 1, 0])
+    costs = np.array(
+        [[3.0, 10.0, 1.0, 0.0], [2.0, 7.0, 0.0, 0.0], [9.0, 4.0, 1.0, 2.0], [5.0, 1.0, 3.0, 0.0]]
+    )
+    labels = np.where(y == 1, 'say "yes"', "no")
+    tree = CostSensitiveDecisionTreeClassifier(max_depth=1, pos_label='say "yes"').fit(
+        X, labels, cost_matrix=costs
+    )
+    dot = export_graphviz(tree, feature_names=['income "k\\EUR"'])
+    assert (
+        '0 [label="income \\"k\\\\EUR\\" <= 3.50\\nsamples = 4\\nclass counts = [2.00, 2.00]'
+        '\\ncost(0, 1) = [14.00, 9.00]"];'
+    ) in dot
+    assert (
+        '1 [label="class = say \\"yes\\"\\nsamples = 3\\nclass counts = [1.00, 2.00]'
+        '\\ncost(0, 1) = [14.00, 4.00]"];'
+    ) in dot
+    assert '2 [label="class = no\\nsamples = 1' in dot
+
+
 def test_inputs_are_not_mutated():
     X, y, costs = _cost_data(12)
     weights = np.linspace(0.5, 2.0, len(y))
