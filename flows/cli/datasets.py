@@ -98,10 +98,8 @@ def _cost_summary(spec, cache_dir: Path) -> dict | None:
     )
     if dataset is None:
         return None
-    try:
-        from tasks.costs import cost_characteristic_summary, fit_cost_model
-    except ImportError:
-        return None
+    from tasks.costs import cost_characteristic_summary, fit_cost_model  # imports Prefect: only when needed
+
     model = fit_cost_model(spec.cost_model, dataset.features, dataset.target)
     return cost_characteristic_summary(model.cost_matrix(dataset.features))
 
@@ -116,6 +114,10 @@ def show_dataset(args: argparse.Namespace) -> int:
     summary = _cost_summary(spec, cache_dir)
     if summary is not None:
         description["cost_characteristic_all_rows"] = summary
+    elif spec.cost_model is not None:
+        description["cost_characteristic_all_rows"] = (
+            f"not computed yet: run `cslearn datasets ingest {spec.name}` first (show never downloads)"
+        )
     if args.json:
         print(json.dumps(description, indent=2, default=str))
         return 0

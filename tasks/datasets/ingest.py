@@ -248,7 +248,13 @@ def user_file_spec(
 
     def recipe(raw: pd.DataFrame):
         is_positive = _user_label_rule(raw, target, positive)
-        features = encode_features(raw.drop(columns=[target, *cost_columns]))
+        remaining = raw.drop(columns=[target, *cost_columns])
+        if remaining.shape[1] == 0:
+            raise ValueError(
+                f"{path.name} has no feature column left once the target {target!r} and the cost columns "
+                f"{list(cost_columns)} are set aside; its columns: {list(raw.columns)[:20]}"
+            )
+        features = encode_features(remaining)
         named_costs = dict(zip(COST_COLUMNS, cost_columns, strict=True)) if cost_columns else {}
         for cost_name, column in named_costs.items():
             features[f"{COST_PREFIX}{cost_name}"] = raw[column].to_numpy(dtype=np.float64)

@@ -144,7 +144,23 @@ def read_openml_arff(files: FetchedFiles) -> pd.DataFrame:
 
 
 def read_user_table(files: FetchedFiles, *, member: str) -> pd.DataFrame:
-    """A user's own file: parquet if the name ends in ``.parquet``/``.pq``, else CSV with a header line."""
+    """A user's own file: parquet if the name ends in ``.parquet``/``.pq``, else CSV with a header line.
+
+    Raises
+    ------
+    ValueError
+        If the file is empty, has a header but no data row, is not valid delimited text, or is not a
+        readable parquet file; the message names the file.
+    """
     if member.lower().endswith((".parquet", ".pq")):
-        return pd.read_parquet(read_member_bytes(files, member))
-    return _read_csv(read_member_bytes(files, member), member)
+        try:
+            frame = pd.read_parquet(read_member_bytes(files, member))
+        except (OSError, ValueError) as error:  # pyarrow: ArrowInvalid is a ValueError, IO errors OSError
+            raise ValueError(f"{member} is not a readable parquet file: {error}") from error
+    else:
+        frame = _read_csv(read_member_bytes(files, member), member)
+    if frame.empty:
+        raise ValueError(
+            f"{member} has no data rows (columns: {list(frame.columns)[:20]}); expected at least one row"
+        )
+    return frame

@@ -227,6 +227,19 @@ class ArchiveMembers:
         }
 
 
+def _read_openml_description(path: Path) -> dict | None:
+    """The ``data_set_description`` of a cached OpenML answer, or ``None`` if truncated or corrupted."""
+    try:
+        description = json.loads(Path(path).read_bytes())["data_set_description"]
+    except (ValueError, KeyError, TypeError) as error:
+        logger.warning("OpenML description %s unreadable (%s); downloading it again", path, error)
+        return None
+    if not isinstance(description, dict) or "url" not in description:
+        logger.warning("OpenML description %s lacks the data url; downloading it again", path)
+        return None
+    return description
+
+
 @dataclass(frozen=True)
 class OpenMLDataset:
     """An OpenML dataset: its JSON description gives the ARFF URL and md5; the ARFF is cached and checked.
@@ -249,10 +262,16 @@ class OpenMLDataset:
         self, cache_dir: Path, *, options: HttpOptions = DEFAULT_HTTP_OPTIONS, progress: bool = False
     ) -> FetchedFiles:
         description_path = _url_directory(cache_dir, self.description_url) / "description.json"
-        if not description_path.exists():
+        description = _read_openml_description(description_path) if description_path.exists() else None
+        if description is None:
             with atomic_path(description_path) as temporary:
                 download_file(self.description_url, temporary, options=options)
-        description = json.loads(description_path.read_text())["data_set_description"]
+                description = _read_openml_description(temporary)
+                if description is None:
+                    raise ValueError(
+                        f"OpenML answered {self.description_url} with something that is not a dataset "
+                        "description (no data_set_description with url); nothing was cached"
+                    )
         arff = ensure_url(
             description["url"],
             cache_dir,

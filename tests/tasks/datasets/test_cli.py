@@ -122,8 +122,18 @@ def test_entry_point_lists_every_dataset(cache_dir):
     assert len(finished.stdout.splitlines()) == len(DATASETS)
 
 
+def test_show_says_how_to_get_the_cost_characteristic_of_an_uncached_cost_dataset(cache_dir, capsys):
+    assert run(["datasets", "show", "card-fraud", "--json"]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert shown["cost_characteristic_all_rows"].startswith(
+        "not computed yet: run `cslearn datasets ingest card-fraud` first"
+    )
+    assert run(["datasets", "show", "pima", "--json"]) == 0
+    assert "cost_characteristic_all_rows" not in json.loads(capsys.readouterr().out)  # no cost model
+    assert cached_dataset_files(cache_dir) == []
+
+
 def test_show_reports_the_cost_characteristic_of_a_cached_cost_dataset(cache_dir):
-    pytest.importorskip("tasks.costs")
     from functools import partial
 
     from flows.cli.datasets import _cost_summary

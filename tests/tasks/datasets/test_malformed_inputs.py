@@ -170,3 +170,33 @@ def test_user_empty_file(cache_dir):
     with pytest.raises(ValueError, match="empty.csv is empty"):
         ingest_file(FIXTURES / "empty.csv", target="fraud", cache_dir=cache_dir)
     assert cached_dataset_files(cache_dir) == []
+
+
+def test_user_file_with_a_header_but_no_rows(cache_dir, tmp_path):
+    path = tmp_path / "header_only.csv"
+    path.write_text("income,fraud\n")
+    with pytest.raises(
+        ValueError, match=r"header_only.csv has no data rows \(columns: \['income', 'fraud'\]\)"
+    ):
+        ingest_file(path, target="fraud", cache_dir=cache_dir)
+    assert cached_dataset_files(cache_dir) == []
+
+
+def test_user_file_that_is_not_parquet(cache_dir, tmp_path):
+    path = tmp_path / "table.parquet"
+    path.write_bytes(b"income,fraud\n1,yes\n")
+    with pytest.raises(ValueError, match="table.parquet is not a readable parquet file"):
+        ingest_file(path, target="fraud", cache_dir=cache_dir)
+    assert cached_dataset_files(cache_dir) == []
+
+
+def test_user_file_whose_columns_are_all_target_or_costs(cache_dir, tmp_path):
+    path = tmp_path / "costs_only.csv"
+    path.write_text("fp,fn,tp,tn,fraud\n1,9,1,0,yes\n1,8,1,0,no\n1,7,1,0,no\n")
+    with pytest.raises(
+        ValueError,
+        match=r"costs_only.csv has no feature column left once the target 'fraud' and the cost columns "
+        r"\['fp', 'fn', 'tp', 'tn'\] are set aside",
+    ):
+        ingest_file(path, target="fraud", cost_columns=["fp", "fn", "tp", "tn"], cache_dir=cache_dir)
+    assert cached_dataset_files(cache_dir) == []

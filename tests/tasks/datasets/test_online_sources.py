@@ -212,6 +212,35 @@ def test_openml_md5_mismatch_is_refused(http_server, cache_dir):
         OpenMLDataset(data_id=5, api_base=http_server.base_url).fetch(cache_dir, options=FAST)
 
 
+def test_truncated_openml_description_is_fetched_again(http_server, cache_dir):
+    description = {
+        "data_set_description": {
+            "url": http_server.url("/toy.arff"),
+            "md5_checksum": hashlib.md5(ARFF).hexdigest(),
+            "default_target_attribute": "Class",
+        }
+    }
+    body = json.dumps(description).encode()
+    http_server.routes["/api/v1/json/data/9"] = Route(body)
+    http_server.routes["/toy.arff"] = Route(ARFF)
+    source = OpenMLDataset(data_id=9, api_base=http_server.base_url)
+    assert source.fetch(cache_dir, options=FAST)["dataset.arff"] == ARFF
+    cached = next((cache_dir / "downloads" / "http").rglob("description.json"))
+    cached.write_bytes(body[: len(body) // 2])  # an interrupted write left half of the JSON
+    files = source.fetch(cache_dir, options=FAST)
+    assert http_server.hits["/api/v1/json/data/9"] == 2
+    assert json.loads(files["description.json"]) == description
+    assert cached.read_bytes() == body
+
+
+def test_openml_answer_without_a_description_caches_nothing(http_server, cache_dir):
+    answer = b'{"error": {"code": "111", "message": "Unknown dataset"}}'
+    http_server.routes["/api/v1/json/data/11"] = Route(answer)
+    with pytest.raises(ValueError, match="is not a dataset description .*nothing was cached"):
+        OpenMLDataset(data_id=11, api_base=http_server.base_url).fetch(cache_dir, options=FAST)
+    assert list((cache_dir / "downloads").rglob("description.json")) == []
+
+
 def test_skin_through_its_registered_url_entry(http_server, cache_dir):
     """The UCI skin layout (tab-separated B, G, R, label 1 = skin, 2 = non-skin) through the real entry."""
     http_server.routes["/Skin_NonSkin.txt"] = Route(b"74\t85\t123\t1\n73\t84\t122\t1\n200\t210\t220\t2\n")
