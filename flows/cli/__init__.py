@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 
 #: Modules of this package that add subcommands, in the order ``--help`` lists them.
@@ -16,24 +17,21 @@ SUBCOMMAND_MODULES = ("flows.cli.datasets", "flows.cli.compare", "flows.cli.retr
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="cslearn", description="Cost-sensitive and imbalanced classification: data, training, comparison."
+        prog="cslearn",
+        description="Cost-sensitive and imbalanced classification: data, training, comparison.",
     )
     subparsers = parser.add_subparsers(dest="command", required=True)
     for module_name in SUBCOMMAND_MODULES:
-        try:
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError as error:
-            if error.name != module_name:
-                raise
-            continue
-        module.register(subparsers)
+        importlib.import_module(module_name).register(subparsers)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    return int(args.handler(args) or 0)
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        return int(args.handler(args) or 0)
+    except BrokenPipeError:
+        # The reader went away (``cslearn datasets list --json | head``): stop quietly, as Unix tools do.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141
