@@ -104,7 +104,7 @@ def auc(y_true, y_score, *, pos_label=1):
 
 
 def opm(y_true, y_pred, y_score, *, pos_label=1):
-    """Overall performance measure: mean of AUC, balanced accuracy, G-mean, F1, TPR and TNR (AdaCC Table 5)."""
+    """Overall performance measure (AdaCC Table 5): the mean of AUC, BalAcc, G-mean, F1, TPR and TNR."""
     parts = (
         auc(y_true, y_score, pos_label=pos_label),
         balanced_accuracy(y_true, y_pred, pos_label=pos_label),
@@ -129,13 +129,14 @@ def check_cost_matrix(cost_matrix, n_samples):
     Raises
     ------
     ValueError
-        If the shape is wrong, or any entry is NaN, infinite or negative; the message names the columns and the
-        first offending rows.
+        If the shape is wrong, or any entry is NaN, infinite or negative; the message names the columns and
+        the first offending rows.
     """
     costs = np.asarray(cost_matrix, dtype=float)
     if costs.ndim != 2 or costs.shape[1] != 4:
         raise ValueError(
-            f"cost_matrix must have shape (n_samples, 4) with columns {list(COST_COLUMNS)}; got shape {costs.shape}"
+            f"cost_matrix must have shape (n_samples, 4) with columns {list(COST_COLUMNS)}; "
+            f"got shape {costs.shape}"
         )
     if costs.shape[0] != n_samples:
         raise ValueError(f"cost_matrix has {costs.shape[0]} rows but the data has {n_samples} samples")

@@ -207,12 +207,24 @@ class _ClonedEstimatorFitter:
 
 
 class _PresortedStumpFitter:
-    """Fits the fast decision stump on the fit's samples, sorted once (:class:`PresortedStumpSearch`)."""
+    """Fits the fast decision stump on the fit's samples, sorted once (:class:`PresortedStumpSearch`).
+
+    A round whose training set is the fit's own ``X`` (the same array object; labels and weights may differ)
+    uses the presorted search, sorted lazily on first use; any other round set (synthetic samples, a bootstrap
+    draw) falls back to fitting a fresh :class:`DecisionStump`.
+    """
 
     def __init__(self, X, criterion):
-        self.search = PresortedStumpSearch(X, criterion)
+        self.X = X
+        self.criterion = criterion
+        self.search = None
+        self.fallback = _ClonedEstimatorFitter(DecisionStump(criterion=criterion))
 
     def __call__(self, X, y01, weights, seed):
+        if X is not self.X:
+            return self.fallback(X, y01, weights, seed)
+        if self.search is None:
+            self.search = PresortedStumpSearch(X, self.criterion)
         return self.search.fit(y01, weights)
 
 
@@ -408,8 +420,8 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
             raise ValueError(
                 f"{type(self).__name__}: the first weak learner has weighted error "
                 f"{state.weighted_error:.6g} and a non-positive weight alpha={alpha:.6g}, so no learner "
-                "could be kept: under this method's alpha rule (see its docstring) the first learner does not "
-                "improve on chance for these data and costs"
+                "could be kept: under this method's alpha rule (see its docstring) the first learner does "
+                "not improve on chance for these data and costs"
             )
         self.trace_ = {key: np.asarray(values, dtype=float) for key, values in trace.items()}
         self.estimator_weights_ = self.trace_["alpha"].copy()
@@ -464,17 +476,14 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
     def _weak_learner_fitter(self, X):
         """Strategy that fits one weak learner per round: ``(X, y01, weights, seed) -> fitted learner``.
 
-        A :class:`DecisionStump` (the default) trained on the original samples uses the presorted search (the
-        features are sorted once per ``fit``); any other learner is cloned and fitted each round.
+        A :class:`DecisionStump` (the default) uses the presorted search (the features are sorted once per
+        ``fit``) in every round whose training set is the fit's own ``X`` (only the labels or weights
+        differ); any other learner, or round set, is cloned and fitted each round.
         """
         template = self.estimator if self.estimator is not None else self._default_estimator()
         if template is None:
             template = DecisionStump()
-        trains_on_original = all(
-            getattr(type(self), hook) is getattr(BaseBoostingClassifier, hook)
-            for hook in ("_round_training_set", "_round_training_set_builder")
-        )
-        if type(template) is DecisionStump and trains_on_original:
+        if type(template) is DecisionStump:
             return _PresortedStumpFitter(X, template.criterion)
         return _ClonedEstimatorFitter(template)
 

@@ -327,3 +327,23 @@ def test_fixed_cost_base_maps_class_costs_and_cost_matrix(imbalanced):
     )
     with pytest.raises(ValueError, match="zero misclassification cost"):
         _CostProportionalStart().fit(X, y, cost_matrix=np.zeros((y.size, 4)))
+
+
+def test_presorted_stump_serves_round_sets_on_the_fit_rows_and_falls_back_otherwise(imbalanced):
+    """The features are sorted once, lazily, for rounds trained on the fit's own X (only labels or weights
+    change, e.g. Cost-Sensitive AdaBoost's class-balanced weights); any other round set fits a fresh stump."""
+    from algorithms.boosting._stump import DecisionStump
+
+    X, y = imbalanced
+    weights = np.random.default_rng(0).exponential(size=y.size)
+    reference = DecisionStump().fit(X, y, sample_weight=weights)
+    fitter = AdaBoost()._weak_learner_fitter(X)
+    assert fitter.search is None  # nothing sorted before the first round
+    on_fit_rows = fitter(X, y, weights, 0)
+    assert fitter.search is not None
+    copy = X.copy()
+    fallback = fitter(copy, y, weights, 0)
+    assert isinstance(fallback, DecisionStump) and fallback is not on_fit_rows
+    for stump in (on_fit_rows, fallback):
+        assert (stump.feature_, stump.threshold_) == (reference.feature_, reference.threshold_)
+        np.testing.assert_array_equal(stump.predict(X), reference.predict(X))

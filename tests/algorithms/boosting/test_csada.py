@@ -1,5 +1,6 @@
 """Cost-Sensitive AdaBoost, "Algorithm 2" (``../shared/papers/cost-sensitive-adaboost-algorithm2.txt``, spec
-section 4): two rounds by hand, the cost conditions, the ``cost_matrix`` mapping and step 5's resampling."""
+section 4): two rounds by hand, the cost conditions, the ``cost_matrix`` mapping, step 5's resampling and the
+weights the weak learner is fitted with (class-balanced ``D^t`` by default, or ``D^t`` as printed)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import pytest
 from numpy.testing import assert_allclose, assert_array_equal
 from sklearn.base import clone
 from sklearn.datasets import make_classification
+from sklearn.tree import DecisionTreeClassifier
 
 from algorithms.boosting.csada import CostSensitiveAdaBoost
 
@@ -47,9 +49,16 @@ def model(**params):
     )
 
 
-def test_two_rounds_by_hand():
-    one = model(n_estimators=1).fit(X_TOY, Y_TOY)
-    two = model(n_estimators=2).fit(X_TOY, Y_TOY)
+def balanced_by_hand(d, y=Y_TOY):
+    """``d`` rescaled so each class carries mass 1/2 (what ``weak_learner_weights="balanced"`` fits on)."""
+    positive = y == 1
+    return np.where(positive, d / (2 * d[positive].sum()), d / (2 * d[~positive].sum()))
+
+
+@pytest.mark.parametrize("weak_learner_weights", ["balanced", "distribution"])
+def test_two_rounds_by_hand(weak_learner_weights):
+    one = model(n_estimators=1, weak_learner_weights=weak_learner_weights).fit(X_TOY, Y_TOY)
+    two = model(n_estimators=2, weak_learner_weights=weak_learner_weights).fit(X_TOY, Y_TOY)
     h1, h2 = signed_output(two.estimators_[0]), signed_output(two.estimators_[1])
     assert not np.array_equal(h1, h2)
 
@@ -64,8 +73,8 @@ def test_two_rounds_by_hand():
 
 
 def test_first_round_numbers_written_out():
-    # h_1 = +1 on samples 0 and 1 (both positive): TP = 2, FP = 0, TN = 6, FN = 2 (samples 3 and 6)
-    first = model(n_estimators=1).fit(X_TOY, Y_TOY)
+    # D^1 as printed: h_1 = +1 on samples 0 and 1 (both positive): TP = 2, FP = 0, TN = 6, FN = 2 (3 and 6)
+    first = model(n_estimators=1, weak_learner_weights="distribution").fit(X_TOY, Y_TOY)
     assert_array_equal(signed_output(first.estimators_[0]), [1, 1, -1, -1, -1, -1, -1, -1, -1, -1])
     epsilon = (2 / 4 + 0 / 6) / 2  # balanced error 1/4
     alpha = 0.5 * np.log((1 - epsilon) / epsilon)  # 1/2 ln 3
@@ -116,12 +125,53 @@ def test_cost_matrix_rows_violating_the_conditions_are_named():
 
 
 def test_a_first_stump_that_predicts_one_class_raises_a_clear_error():
-    # positives at 2 and 7: the stump predicts negative everywhere, its balanced error is exactly 1/2
+    # D^1 as printed, positives at 2 and 7: the Gini stump predicts negative everywhere, balanced error 1/2
     X = np.arange(10.0).reshape(-1, 1)
     y = np.zeros(10, dtype=int)
     y[[2, 7]] = 1
     with pytest.raises(ValueError, match="no learner could be kept"):
-        CostSensitiveAdaBoost().fit(X, y)
+        CostSensitiveAdaBoost(weak_learner_weights="distribution").fit(X, y)
+
+
+def test_class_balanced_fitting_weights_give_a_learner_where_the_printed_ones_give_none():
+    # same data rebalanced: positives weigh 1/4 each, negatives 1/16. Gini of x <= 1.5: left leaf 2/16 of pure
+    # negatives, right leaf 1/2 positive vs 6/16 negative; it catches both positives and raises 6 of 8 false
+    # alarms: balanced error (0 + 6/8) / 2 = 3/8, alpha = 1/2 ln(5/3)
+    X = np.arange(10.0).reshape(-1, 1)
+    y = np.zeros(10, dtype=int)
+    y[[2, 7]] = 1
+    balanced = balanced_by_hand(np.full(10, 0.1), y)
+    assert_allclose(balanced, np.where(y == 1, 1 / 4, 1 / 16), **TOLERANCE)
+    fitted = CostSensitiveAdaBoost(n_estimators=1).fit(X, y)
+    oracle = DecisionTreeClassifier(max_depth=1).fit(X, y, sample_weight=balanced)
+    assert fitted.estimators_[0].threshold_ == pytest.approx(oracle.tree_.threshold[0])
+    assert_array_equal(fitted.estimators_[0].predict(X), oracle.predict(X))
+    h = np.where(oracle.predict(X) == 1, 1.0, -1.0)
+    signed = np.where(y == 1, 1.0, -1.0)
+    epsilon = (np.mean(h[y == 1] != 1.0) + np.mean(h[y == 0] != -1.0)) / 2  # uniform D^1 within a class
+    assert fitted.estimators_[0].threshold_ == 1.5 and epsilon == 3 / 8
+    assert_allclose(fitted.estimator_weights_, [0.5 * np.log((1 - epsilon) / epsilon)], **TOLERANCE)
+    assert (h * signed < 0).sum() < 10  # not the one-class stump
+
+
+def test_balanced_fitting_weights_train_each_round_on_the_hand_balanced_distribution():
+    """Round 1 on the balanced D^1, round 2 on the hand-computed D^2 (Algorithm 2) rebalanced by hand."""
+    two = model(n_estimators=2).fit(X_TOY, Y_TOY)
+    d1 = np.full(10, 0.1)
+    first = DecisionTreeClassifier(max_depth=1).fit(X_TOY, Y_TOY, sample_weight=balanced_by_hand(d1))
+    assert_array_equal(two.estimators_[0].predict(X_TOY), first.predict(X_TOY))
+    _, d2 = hand_round(d1, signed_output(first))
+    second = DecisionTreeClassifier(max_depth=1).fit(X_TOY, Y_TOY, sample_weight=balanced_by_hand(d2))
+    assert two.estimators_[1].threshold_ == pytest.approx(second.tree_.threshold[0])
+    assert_array_equal(two.estimators_[1].predict(X_TOY), second.predict(X_TOY))
+    # the printed D^t trains a different first stump on this toy problem, so the option matters
+    literal = model(n_estimators=1, weak_learner_weights="distribution").fit(X_TOY, Y_TOY)
+    assert not np.array_equal(literal.estimators_[0].predict(X_TOY), first.predict(X_TOY))
+
+
+def test_unknown_weak_learner_weights_are_rejected():
+    with pytest.raises(ValueError, match="weak_learner_weights"):
+        CostSensitiveAdaBoost(weak_learner_weights="uniform").fit(X_TOY, Y_TOY)
 
 
 def test_resampling_by_the_distribution_is_seeded_and_updates_every_sample():
@@ -131,6 +181,7 @@ def test_resampling_by_the_distribution_is_seeded_and_updates_every_sample():
     weighted = CostSensitiveAdaBoost(n_estimators=10).fit(X, y)
     assert_allclose(resampled.estimator_weights_, again.estimator_weights_, **TOLERANCE)
     assert resampled.final_distribution_.shape == (120,)
-    assert not np.allclose(resampled.estimator_weights_[:3], weighted.estimator_weights_[:3])
+    # (with seed 3 the bootstrap draws happen to give the weighted fit's first three stumps; round 4 differs)
+    assert not np.allclose(resampled.estimator_weights_, weighted.estimator_weights_)
     other_seed = CostSensitiveAdaBoost(n_estimators=10, resample=True, random_state=4).fit(X, y)
     assert not np.allclose(resampled.estimator_weights_[:3], other_seed.estimator_weights_[:3])
