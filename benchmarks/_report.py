@@ -6,15 +6,15 @@ import os
 import platform
 import re
 import tempfile
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 REPORT = Path(__file__).resolve().parents[1] / "docs" / "benchmarks.md"
 HEADER = (
     "# Benchmarks\n\n"
-    "Produced by `make bench` (all) or `python -m benchmarks NAME`; each section is rewritten by its own\n"
-    "benchmark. Timings on these 2-core machines swing 2-3x with load: read the ratios, measured side by side\n"
-    "in one run.\n"
+    "Produced by `make bench` (all) or `python -m benchmarks NAME`; each section is rewritten by its\n"
+    "own benchmark. Timings on these 2-core machines swing 2-3x with load: read the ratios, measured\n"
+    "side by side in one run.\n"
 )
 
 
@@ -31,14 +31,17 @@ def machine_description() -> str:
 
 def write_section(name: str, title: str, body: str, command: str) -> Path:
     """Replace (or append) the section ``name`` of the report with ``body``; returns the report path."""
-    stamp = datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    stamp = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     section = (
         f"<!-- begin {name} -->\n## {title}\n\n"
-        f"Command: `{command}` — run {stamp} on {machine_description()}.\n\n{body.strip()}\n<!-- end {name} -->\n"
+        f"Command: `{command}` — run {stamp} on {machine_description()}.\n\n"
+        f"{body.strip()}\n<!-- end {name} -->\n"
     )
     text = REPORT.read_text() if REPORT.exists() else HEADER
     pattern = re.compile(rf"<!-- begin {re.escape(name)} -->.*?<!-- end {re.escape(name)} -->\n", re.S)
-    text = pattern.sub(lambda _: section, text) if pattern.search(text) else text.rstrip("\n") + "\n\n" + section
+    text = (
+        pattern.sub(lambda _: section, text) if pattern.search(text) else text.rstrip("\n") + "\n\n" + section
+    )
     REPORT.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.NamedTemporaryFile("w", dir=REPORT.parent, delete=False, suffix=".tmp") as handle:
         handle.write(text)
