@@ -27,6 +27,7 @@ install: $(STAMP)
 
 lint: install
 	$(VENV)/bin/lint-imports
+	$(VENV)/bin/ruff check .
 
 test: install lint
 	$(PY) -m pytest
