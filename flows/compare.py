@@ -42,9 +42,15 @@ from tasks.track import (
 __all__ = ["compare", "compare_cells", "registry_context", "run_compare", "validate_params"]
 
 
-def registry_context() -> dict[str, list[str]]:
-    """The method and dataset keys a configuration may name (the validation context of ``CompareParams``)."""
-    context = {"methods": sorted(METHODS)}
+def registry_context() -> dict:
+    """The method and dataset keys (and each method's constructor parameters) a configuration may name.
+
+    This is the validation context of ``CompareParams``.
+    """
+    context = {
+        "methods": sorted(METHODS),
+        "method_parameters": {key: sorted(METHODS[key]().get_params(deep=False)) for key in METHODS},
+    }
     try:
         from tasks.datasets import DATASETS
     except ImportError:

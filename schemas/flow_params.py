@@ -2,7 +2,8 @@
 
 Structural rules (positive counts, sorted ensemble sizes, protocol names, fractions) are checked by the model
 itself. Names that only a registry knows (methods, datasets) are checked when the caller passes the registries
-as validation context, ``CompareParams.model_validate(data, context={"methods": [...], "datasets": [...]})``:
+as validation context, ``CompareParams.model_validate(data, context={"methods": [...], "datasets": [...]})``
+(optionally ``"method_parameters": {method: [constructor parameter names]}`` to check ``method_params``):
 ``schemas`` sits beside ``algorithms`` in the layer graph and must not import it, so the flows pass the keys.
 Every violation surfaces as a ``pydantic.ValidationError`` before any work starts.
 """
@@ -111,6 +112,28 @@ class CompareParams(BaseModel):
             if unknown:
                 raise ValueError(f"unknown {info.field_name} {unknown}; known: {sorted(known)}")
         return names
+
+    @field_validator("method_params")
+    @classmethod
+    def _known_method_params(cls, overrides, info: ValidationInfo):
+        context = info.context or {}
+        known_methods = context.get("methods")
+        if known_methods is not None:
+            unknown = sorted(set(overrides) - set(known_methods))
+            if unknown:
+                raise ValueError(
+                    f"method_params names unknown methods {unknown}; known: {sorted(known_methods)}"
+                )
+        accepted = context.get("method_parameters") or {}
+        for method, params in overrides.items():
+            if method in accepted:
+                stray = sorted(set(params) - set(accepted[method]))
+                if stray:
+                    raise ValueError(
+                        f"method_params[{method!r}] has unknown parameter(s) {stray}; "
+                        f"{method} accepts {sorted(accepted[method])}"
+                    )
+        return overrides
 
     @field_validator("n_estimators")
     @classmethod

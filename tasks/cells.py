@@ -36,6 +36,7 @@ from tasks.evaluate import (
     evaluate_staged,
     iter_split_ids,
     make_split,
+    predict_labels,
     supports_staged,
     trace_curves,
 )
@@ -207,7 +208,7 @@ def _evaluate(spec: CellSpec, model, staged: bool, features, target, cost_matrix
     if staged:
         by_size = evaluate_staged(model, features, target, spec.n_estimators, cost_matrix)
         return [{"n_estimators": size, **metrics} for size, metrics in by_size.items()]
-    predicted = model.predict(features)
+    predicted = predict_labels(model, features, cost_matrix)  # BMR decides with the test rows' costs
     metrics = evaluate_predictions(target, predicted, decision_scores(model, features), cost_matrix)
     return [{"n_estimators": None, **metrics}]
 

@@ -17,6 +17,7 @@ error 0 or >= 1/2) is its own prefix for every larger T, so those sizes reuse it
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
@@ -37,6 +38,8 @@ __all__ = [
     "iter_split_ids",
     "make_split",
     "make_split_task",
+    "predict_labels",
+    "predict_uses_costs",
     "supports_staged",
     "trace_curves",
 ]
@@ -177,6 +180,27 @@ def decision_scores(model, features) -> np.ndarray:
         if scores.ndim == 1:
             return scores
     return np.asarray(model.predict_proba(features), dtype=float)[:, -1]
+
+
+def predict_uses_costs(model) -> bool:
+    """Whether ``model.predict`` takes the rows' costs as a ``cost_matrix`` argument (Bayes minimum risk)."""
+    try:
+        return "cost_matrix" in inspect.signature(model.predict).parameters
+    except (AttributeError, TypeError, ValueError):
+        return False
+
+
+def predict_labels(model, features, cost_matrix=None) -> np.ndarray:
+    """Predicted labels; the rows' own costs reach ``predict`` when the model decides by them.
+
+    Bayes minimum risk models (CSDT paper, Section 2.3) label row ``i`` positive iff
+    ``C_TP,i p_i + C_FP,i (1 - p_i) < C_TN,i (1 - p_i) + C_FN,i p_i``: they must see the evaluated rows'
+    ``cost_matrix`` ``[C_FP, C_FN, C_TP, C_TN]`` at predict time, not the class-level costs learned at fit.
+    Every other model predicts from ``features`` alone.
+    """
+    if cost_matrix is not None and predict_uses_costs(model):
+        return np.asarray(model.predict(features, cost_matrix=cost_matrix))
+    return np.asarray(model.predict(features))
 
 
 def evaluate_predictions(target, predicted, scores=None, cost_matrix=None) -> dict[str, float]:

@@ -42,7 +42,13 @@ from sklearn.model_selection import train_test_split
 from algorithms.metrics import savings_score
 from tasks.costs import checked_cost_matrix, fit_cost_model
 from tasks.datasets import load_dataset
-from tasks.evaluate import decision_scores, derive_seed, evaluate_predictions, make_split
+from tasks.evaluate import (
+    decision_scores,
+    derive_seed,
+    evaluate_predictions,
+    make_split,
+    predict_labels,
+)
 from tasks.track import PROJECT_ROOT, log_metrics, log_params, tracked_run, tracking_client
 from tasks.train import build_estimator, fit_estimator
 
@@ -306,7 +312,7 @@ def fit_and_log_candidate(
         started = time.perf_counter()
         model = fit_estimator(estimator, data.train_features, data.train_target, data.train_costs)
         fit_seconds = time.perf_counter() - started
-        predicted = model.predict(data.holdout_features)
+        predicted = predict_labels(model, data.holdout_features, data.holdout_costs)
         scores = decision_scores(model, data.holdout_features)
         metrics = evaluate_predictions(data.holdout_target, predicted, scores, data.holdout_costs)
         params = {key: value for key, value in model.get_params(deep=False).items()}
@@ -490,7 +496,7 @@ def load_model_version(client: MlflowClient, version):
 
 def _score_version(client: MlflowClient, version, features, target, cost_matrix) -> float:
     model = load_model_version(client, version)
-    return float(savings_score(target, model.predict(features), cost_matrix))
+    return float(savings_score(target, predict_labels(model, features, cost_matrix), cost_matrix))
 
 
 def register_and_promote(

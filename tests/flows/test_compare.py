@@ -145,6 +145,12 @@ def test_bad_configuration_fails_before_any_work(mlflow_server, tmp_path, test_m
     ):
         with pytest.raises(ValidationError):
             run_compare(_params(mlflow_server, tmp_path, **bad))
+    for bad, message in (
+        ({"methods": None, "method_params": {"no-such-method": {"depth": 1}}}, "unknown methods"),
+        ({"method_params": {"adaboost": {"max_dept": 2}}}, r"unknown parameter\(s\) \['max_dept'\]"),
+    ):
+        with pytest.raises(ValidationError, match=message):
+            run_compare(_params(mlflow_server, tmp_path, **bad))
     assert CountingTree.fits == []
     assert MlflowClient(mlflow_server).get_experiment_by_name(f"compare-{tmp_path.name}") is None
     assert not (tmp_path / "cells").exists()

@@ -163,6 +163,36 @@ def test_business_cells_take_costs_from_a_cost_model_fit_on_the_training_rows(tm
     assert result["cost_model_params"] == json.loads(json.dumps(cost_model.params(), default=float))
 
 
+@pytest.mark.slow
+def test_bayes_minimum_risk_cells_decide_with_the_test_rows_costs(tmp_path):
+    from algorithms.metrics import savings_score
+    from tasks.costs import fit_cost_model
+
+    info = describe_dataset("direct-marketing")
+    params = CompareParams(datasets=(info.name,), methods=("bmr-lr",), protocol="holdout", repeats=1)
+    spec = plan_cells(params, [info], ["bmr-lr"])[0]
+    result = compute_cell(spec, CellStore(tmp_path))
+    assert result["status"] == "ok", result["traceback"]
+
+    dataset = load_dataset(info.name)
+    target, features = dataset.target, dataset.features.to_numpy(float)
+    split = make_split(target, "holdout", repeat=0, seed=0)
+    cost_model = fit_cost_model("direct-marketing", dataset.features.iloc[split.train], target[split.train])
+    train_costs = cost_model.cost_matrix(dataset.features.iloc[split.train])
+    test_costs = cost_model.cost_matrix(dataset.features.iloc[split.test])
+    model = METHODS["bmr-lr"](random_state=derive_seed(0, 0, 0, 2))
+    model.fit(features[split.train], target[split.train], cost_matrix=train_costs)
+    with_test_costs = model.predict(features[split.test], cost_matrix=test_costs)
+    class_level = model.predict(features[split.test])
+    assert not np.array_equal(with_test_costs, class_level)
+    assert result["rows"][0]["savings"] == pytest.approx(
+        savings_score(target[split.test], with_test_costs, test_costs)
+    )
+    assert result["rows"][0]["savings"] != pytest.approx(
+        savings_score(target[split.test], class_level, test_costs)
+    )
+
+
 def test_tvt_cells_choose_the_negative_cost_on_the_validation_split(wisconsin, tmp_path):
     from tasks.train import select_negative_cost
 

@@ -16,6 +16,8 @@ from tasks.evaluate import (
     evaluate_staged,
     iter_split_ids,
     make_split,
+    predict_labels,
+    predict_uses_costs,
     supports_staged,
     trace_curves,
 )
@@ -167,3 +169,26 @@ def test_trace_of_a_registered_boosting_method(wisconsin):
     model = METHODS["adacc1"](n_estimators=6, random_state=0).fit(features, target)
     curves = trace_curves(model)
     assert curves and all(len(values) == len(model.estimators_) for values in curves.values())
+
+
+def test_bayes_minimum_risk_predicts_with_the_evaluated_rows_costs(wisconsin):
+    from algorithms import METHODS
+
+    features, target = wisconsin
+    model = METHODS["bmr-lr"](random_state=0).fit(features[::2], target[::2])  # unit costs: threshold 1/2
+    rows = features[1::2]
+    positive = model.predict_proba(rows)[:, 1]
+    # Row i costs [C_FP, C_FN, C_TP, C_TN]: t_i = C_FP / (C_FP + C_FN) = 0.02 on even rows, 0.98 on odd ones.
+    costs = np.zeros((rows.shape[0], 4))
+    costs[0::2, :2] = [1.0, 49.0]
+    costs[1::2, :2] = [49.0, 1.0]
+    thresholds = np.where(np.arange(rows.shape[0]) % 2 == 0, 0.02, 0.98)
+    assert predict_uses_costs(model)
+    labels = predict_labels(model, rows, costs)
+    assert np.array_equal(labels, (positive > thresholds).astype(int))
+    assert not np.array_equal(labels, model.predict(rows))  # the class-level costs would decide otherwise
+    assert np.array_equal(predict_labels(model, rows), model.predict(rows))
+
+    tree = DecisionTreeClassifier(max_depth=2, random_state=0).fit(features, target)
+    assert not predict_uses_costs(tree)
+    assert np.array_equal(predict_labels(tree, rows, costs), tree.predict(rows))

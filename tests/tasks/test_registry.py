@@ -199,14 +199,19 @@ def test_candidate_child_run_holds_params_holdout_metrics_and_a_complete_model(l
     example = json.loads((folder / "input_example.json").read_text())
     assert example["columns"] == ["V1", "V2", "Amount"] and len(example["data"]) == 5
     requirements = (folder / "requirements.txt").read_text().split()
-    assert {line.split("==")[0] for line in requirements} >= {"scikit-learn", "numpy", serialization, "mlflow"}
+    pinned = {line.split("==")[0] for line in requirements}
+    assert pinned >= {"scikit-learn", "numpy", serialization, "mlflow"}
     assert all("==" in line for line in requirements)  # explicit pins, not an inferred environment
     assert (folder / "code" / "algorithms" / "__init__.py").is_file()  # the model carries its code
 
-    # The logged model reloads and reproduces the logged holdout savings, computed here by Eq. 4.
+    # The logged model reloads and reproduces the logged holdout savings, computed here by Eq. 4: Bayes
+    # minimum risk decides with the holdout rows' own costs (CSDT paper, Section 2.3), not class-level ones.
     reloaded = mlflow.sklearn.load_model(str(folder))
-    predicted = reloaded.predict(data.holdout_features)
-    assert savings_score(data.holdout_target, predicted, data.holdout_costs) == pytest.approx(result.savings)
+    predicted = reloaded.predict(data.holdout_features, cost_matrix=data.holdout_costs)
+    holdout = (data.holdout_target, data.holdout_costs)
+    assert savings_score(holdout[0], predicted, holdout[1]) == pytest.approx(result.savings)
+    class_level = reloaded.predict(data.holdout_features)
+    assert savings_score(holdout[0], class_level, holdout[1]) != pytest.approx(result.savings)
 
 
 def _trusted_types(mlmodel: str) -> list[str]:
