@@ -57,7 +57,8 @@ __all__ = [
 ]
 
 #: Bump when the content of a cell result changes meaning, so old results are not reused.
-CELL_FORMAT_VERSION = 1
+#: 2: Bayes minimum risk cells decide with the test rows' costs (before: the class-level training costs).
+CELL_FORMAT_VERSION = 2
 
 
 class DatasetInfo(BaseModel):
