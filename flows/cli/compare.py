@@ -10,13 +10,12 @@ with ``--json``, the summary and the MLflow parent run id as JSON) goes to stdou
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
-import math
-import signal
 import sys
 
 from pydantic import ValidationError
+
+from flows.cli._common import flow_output_guard, json_safe
 
 __all__ = ["params_from_args", "register"]
 
@@ -88,20 +87,6 @@ def params_from_args(args: argparse.Namespace) -> dict:
     return raw
 
 
-def _raise_interrupt(signum, frame):
-    raise KeyboardInterrupt(f"received signal {signum}")
-
-
-def _json_safe(value):
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    if isinstance(value, dict):
-        return {str(key): _json_safe(item) for key, item in value.items()}
-    if isinstance(value, list | tuple):
-        return [_json_safe(item) for item in value]
-    return value
-
-
 def run(args: argparse.Namespace) -> int:
     """Validate, run the flow, print the summary; exit status 2 on a bad configuration, 130 if interrupted."""
     from flows.compare import run_compare, validate_params
@@ -112,9 +97,8 @@ def run(args: argparse.Namespace) -> int:
     except ValidationError as error:
         print(f"cslearn compare: invalid configuration\n{error}", file=sys.stderr)
         return 2
-    signal.signal(signal.SIGTERM, _raise_interrupt)  # SIGTERM ends the run like Ctrl-C: runs marked KILLED
     try:
-        with contextlib.redirect_stdout(sys.stderr):  # MLflow prints run links to stdout; keep it for results
+        with flow_output_guard():
             outcome = run_compare(params)
     except KeyboardInterrupt:
         print(
@@ -137,7 +121,7 @@ def run(args: argparse.Namespace) -> int:
                 "friedman",
             )
         }
-        print(json.dumps(_json_safe(document), indent=2))
+        print(json.dumps(json_safe(document), indent=2))
     else:
         print(format_summary(outcome["summary_table"]))
         print("\nAveraged over datasets (mean of the per-dataset fold means):")

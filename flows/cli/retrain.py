@@ -10,13 +10,13 @@ id) go to stdout. Exit status 130 when interrupted (the MLflow runs are marked K
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import math
-import signal
 import sys
 
 from pydantic import ValidationError
+
+from flows.cli._common import flow_output_guard, json_safe
 
 __all__ = ["format_candidates", "params_from_args", "register"]
 
@@ -116,20 +116,6 @@ def format_candidates(outcome: dict) -> str:
     )
 
 
-def _raise_interrupt(signum, frame):
-    raise KeyboardInterrupt(f"received signal {signum}")
-
-
-def _json_safe(value):
-    if isinstance(value, float) and not math.isfinite(value):
-        return None
-    if isinstance(value, dict):
-        return {str(key): _json_safe(item) for key, item in value.items()}
-    if isinstance(value, list | tuple):
-        return [_json_safe(item) for item in value]
-    return value
-
-
 def run(args: argparse.Namespace) -> int:
     """Validate, run the flow, print the outcome; exit status 2 on a bad configuration, 130 if interrupted."""
     from flows.retrain import RetrainParams, retrain
@@ -139,17 +125,14 @@ def run(args: argparse.Namespace) -> int:
     except ValidationError as error:
         print(f"cslearn retrain: invalid configuration\n{error}", file=sys.stderr)
         return 2
-    previous_handler = signal.signal(signal.SIGTERM, _raise_interrupt)  # SIGTERM ends the run like Ctrl-C
     try:
-        with contextlib.redirect_stdout(sys.stderr):  # keep stdout for the result
+        with flow_output_guard():
             outcome = retrain(params)
     except KeyboardInterrupt:
         print("cslearn retrain: interrupted; the MLflow runs are marked KILLED", file=sys.stderr)
         return 130
-    finally:
-        signal.signal(signal.SIGTERM, previous_handler)
     if args.json:
-        print(json.dumps(_json_safe(outcome), indent=2))
+        print(json.dumps(json_safe(outcome), indent=2))
     else:
         print(format_candidates(outcome))
     return 0
