@@ -560,6 +560,21 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
         return tags
 
 
+#: The ``Parameters`` heading and the four parameters every boosting variant shares, for variant docstrings.
+BOOSTING_PARAMETERS_DOC = """
+    Parameters
+    ----------
+    estimator : object, default=None
+        Weak learner (any classifier accepting ``sample_weight``); ``None`` is the fast decision stump.
+    n_estimators : int, default=50
+        Maximum number of rounds ``T``.
+    random_state : int, RandomState instance or None, default=None
+        Seed of the one random generator of ``fit``.
+    pos_label : label or None, default=None
+        Positive class; ``None`` takes the minority class.
+"""
+
+
 class FixedCostBoostingClassifier(BaseBoostingClassifier):
     """Base of the fixed-cost variants (AdaCC Table 3): per-sample costs from class costs or ``cost_matrix``.
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from algorithms.boosting import _rules
-from algorithms.boosting._base import RoundCosts, RoundState
+from algorithms.boosting._base import BOOSTING_PARAMETERS_DOC, RoundCosts, RoundState
 
 __all__ = [
     "adac3_alpha",
@@ -331,18 +331,7 @@ def balanced_error_alpha_rule(state: RoundState, costs: RoundCosts) -> float:
 
 
 #: Parameters and attributes shared by the docstrings of the fixed-cost estimators.
-FIXED_COST_PARAMETERS_DOC = """
-    Parameters
-    ----------
-    estimator : object, default=None
-        Weak learner (any classifier accepting ``sample_weight``); ``None`` is the fast decision stump.
-    n_estimators : int, default=50
-        Maximum number of rounds ``T``.
-    random_state : int, RandomState instance or None, default=None
-        Seed of the one random generator of ``fit``.
-    pos_label : label or None, default=None
-        Positive class; ``None`` takes the minority class.
-    positive_cost : float, default=1.0 (AdaCost: 0.1)
+FIXED_COST_PARAMETERS_DOC = BOOSTING_PARAMETERS_DOC + """    positive_cost : float, default=1.0 (AdaCost: 0.1)
         ``C+``, the cost of misclassifying a positive (a false negative).
     negative_cost : float, default=1.0 (AdaCost: 0.1)
         ``C-``, the cost of misclassifying a negative (a false positive). The AdaCC paper fixes ``C+ = 1`` and

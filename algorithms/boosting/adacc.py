@@ -30,7 +30,13 @@ import numpy as np
 from sklearn.utils._param_validation import StrOptions
 
 from algorithms.boosting import _rules
-from algorithms.boosting._base import BaseBoostingClassifier, BoostingRules, RoundCosts, RoundState
+from algorithms.boosting._base import (
+    BOOSTING_PARAMETERS_DOC,
+    BaseBoostingClassifier,
+    BoostingRules,
+    RoundCosts,
+    RoundState,
+)
 
 __all__ = ["AdaCC1", "AdaCC2", "AdaNCC1", "AdaNCC2"]
 
@@ -140,18 +146,7 @@ class _CumulativeCostBoosting(BaseBoostingClassifier):
         return ADACC_RULES[(self.formulation, self._cost_placement, self._cumulative)]
 
 
-_PARAMETERS_DOC = """
-    Parameters
-    ----------
-    estimator : object, default=None
-        Weak learner (any classifier accepting ``sample_weight``); ``None`` is the fast decision stump.
-    n_estimators : int, default=50
-        Maximum number of rounds ``T``.
-    random_state : int, RandomState instance or None, default=None
-        Seed of the one random generator of ``fit``.
-    pos_label : label or None, default=None
-        Positive class; ``None`` takes the minority class.
-    formulation : {"reference", "paper"}, default="reference"
+_PARAMETERS_DOC = BOOSTING_PARAMETERS_DOC + """    formulation : {"reference", "paper"}, default="reference"
         ``"reference"``: the authors' published code; ``"paper"``: the equations as printed (see the module
         docstring for both and why the default is the published code).
 
