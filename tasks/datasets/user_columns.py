@@ -77,10 +77,10 @@ def prepare_user_features(
         Naming the file and, per refused column, the column, rows, values and the ways to proceed.
     """
     problems = []
-    prepared = frame.copy()
+    levels = {}
     for name, column in frame.items():
         if name in categorical_columns:
-            prepared[name] = _as_text_levels(column)
+            levels[name] = _as_text_levels(column)
         elif not (pd.api.types.is_bool_dtype(column) or pd.api.types.is_numeric_dtype(column)):
             problem = _stray_values_problem(name, column) or _too_many_levels_problem(name, column)
             if problem is not None:
@@ -89,4 +89,4 @@ def prepare_user_features(
         raise ValueError(
             f"{member}: {len(problems)} column(s) cannot be used as they are:\n  " + "\n  ".join(problems)
         )
-    return prepared
+    return frame.assign(**levels) if levels else frame

@@ -242,6 +242,14 @@ def test_a_trailing_delimiter_on_every_line_is_named(cache_dir, tmp_path):
     refused(path, cache_dir, r"trailing.csv: 2 of 2 data line\(s\) .* a trailing delimiter")
 
 
+def test_quoted_values_may_hold_the_delimiter_and_line_breaks(cache_dir, tmp_path):
+    ragged = write(tmp_path, "quoted_ragged.csv", 'note,a,y\n"x, y",1,no\n"two\nlines",2\n"z",3,no\n')
+    refused(ragged, cache_dir, r"quoted_ragged.csv: 1 of 3 data line\(s\) .*fields \(line 4 has 2\)")
+    path = write(tmp_path, "quoted.csv", 'note,a,y\n"x, y",1,no\n"two\nlines",2,yes\n"z",3,no\n')
+    dataset = ingest_file(path, target="y", cache_dir=cache_dir)
+    assert dataset.features.columns.tolist() == ["note=two\nlines", "note=x, y", "note=z", "a"]
+
+
 def test_blank_lines_are_skipped_as_before(cache_dir, tmp_path):
     path = write(tmp_path, "blank.csv", "\n" + GOOD.replace("3,4,yes\n", "3,4,yes\n\n"))
     assert ingest_file(path, target="y", cache_dir=cache_dir).features.shape == (4, 2)
