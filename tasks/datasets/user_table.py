@@ -82,10 +82,15 @@ def _codec(encoding: str) -> str:
 
 
 def _header_and_sample(stream: BinaryIO, member: str, delimiters, max_columns: int) -> tuple[bytes, bytes]:
-    """The header line and up to :data:`SAMPLE_BYTES` after it; refuses a header wider than the cap."""
+    """The header line (the first non-blank one) and up to :data:`SAMPLE_BYTES` after it.
+
+    Reads in chunks and refuses the file as soon as the header holds more than ``max_columns`` fields.
+    """
     header = bytearray()
     counts = Counter()
-    while chunk := stream.read(_CHUNK_BYTES):
+    pending = b""
+    while chunk := pending or stream.read(_CHUNK_BYTES):
+        pending = b""
         end = chunk.find(b"\n")
         part = chunk if end < 0 else chunk[: end + 1]
         header += part
@@ -100,6 +105,11 @@ def _header_and_sample(stream: BinaryIO, member: str, delimiters, max_columns: i
             )
         if end >= 0:
             rest = chunk[end + 1 :]
+            if not header.strip():  # a blank line before the header: skipped, as pandas skips it
+                header.clear()
+                counts.clear()
+                pending = rest
+                continue
             return bytes(header), rest + stream.read(max(0, SAMPLE_BYTES - len(rest)))
     return bytes(header), b""
 

@@ -250,8 +250,10 @@ def test_quoted_values_may_hold_the_delimiter_and_line_breaks(cache_dir, tmp_pat
     assert dataset.features.columns.tolist() == ["note=two\nlines", "note=x, y", "note=z", "a"]
 
 
-def test_blank_lines_are_skipped_as_before(cache_dir, tmp_path):
-    path = write(tmp_path, "blank.csv", "\n" + GOOD.replace("3,4,yes\n", "3,4,yes\n\n"))
+@pytest.mark.parametrize("separator", [",", ";"])
+def test_blank_lines_are_skipped_as_before(cache_dir, tmp_path, separator):
+    text = "\n\n" + GOOD.replace("3,4,yes\n", "3,4,yes\n\n").replace(",", separator)
+    path = write(tmp_path, "blank.csv", text)
     assert ingest_file(path, target="y", cache_dir=cache_dir).features.shape == (4, 2)
 
 
