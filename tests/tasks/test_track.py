@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import tempfile
+from pathlib import Path
+
 import pandas as pd
+import platformdirs
 import pytest
 
-from tasks import track
+from tasks import storage, track
+from tasks.cells import default_cell_store
 
 
 @pytest.fixture(scope="module")
@@ -17,11 +22,33 @@ def store(tmp_path_factory):
     return uri, client, experiment_id
 
 
-def test_default_store_is_inside_the_project_unless_overridden(monkeypatch):
+def test_default_store_is_in_the_state_folder_unless_overridden(monkeypatch, tmp_path):
     monkeypatch.delenv("MLFLOW_TRACKING_URI", raising=False)
-    assert track.default_tracking_uri() == f"sqlite:///{track.PROJECT_ROOT}/.cslearn/mlflow/mlflow.db"
+    monkeypatch.setenv("CSLEARN_HOME", str(tmp_path / "home"))
+    assert track.default_tracking_uri() == f"sqlite:///{tmp_path}/home/mlflow/mlflow.db"
     monkeypatch.setenv("MLFLOW_TRACKING_URI", "http://127.0.0.1:5999")
     assert track.default_tracking_uri() == "http://127.0.0.1:5999"
+
+
+def test_state_stays_out_of_the_source_tree(monkeypatch):
+    monkeypatch.delenv("MLFLOW_TRACKING_URI", raising=False)
+    monkeypatch.delenv("CSLEARN_HOME", raising=False)
+    default = storage.state_home()
+    assert default == Path(platformdirs.user_data_dir("cslearn")).resolve()
+    assert not default.is_relative_to(track.SOURCE_ROOT)
+    assert track.default_tracking_uri() == f"sqlite:///{default}/mlflow/mlflow.db"
+    assert default_cell_store() == default / "cells"
+
+
+def test_the_tests_never_touch_the_users_state():
+    assert storage.state_home() != Path(platformdirs.user_data_dir("cslearn")).resolve()
+    assert Path(tempfile.gettempdir()).resolve() in storage.state_home().parents
+
+
+def test_artifacts_live_beside_the_sqlite_store_they_belong_to(tmp_path):
+    assert track.artifact_root(f"sqlite:///{tmp_path}/a/mlflow.db") == tmp_path / "a" / "artifacts"
+    assert track.artifact_root("http://127.0.0.1:5999") is None
+    assert track.artifact_root(f"file://{tmp_path}/mlruns") is None  # MLflow keeps them inside the store
 
 
 def test_experiments_are_created_once_with_an_absolute_artifact_location(store, tmp_path):
@@ -29,7 +56,7 @@ def test_experiments_are_created_once_with_an_absolute_artifact_location(store, 
     assert track.ensure_experiment(client, "unit") == experiment_id
     created = track.ensure_experiment(client, "second")
     location = client.get_experiment(created).artifact_location
-    assert location == (track.default_artifact_root() / "second").as_uri()
+    assert location == (Path(uri.removeprefix("sqlite:///")).parent / "artifacts" / "second").as_uri()
     client.delete_experiment(created)
     with pytest.raises(ValueError, match="experiment 'second' is deleted"):
         track.ensure_experiment(client, "second")
