@@ -48,16 +48,23 @@ ScalarParam = bool | int | float | str | None
 ArtifactKey = Annotated[str, Field(pattern=r"^[a-z0-9-]+$")]
 
 
-def _duplicated(names) -> list:
-    return sorted({name for name in names if names.count(name) > 1})
-
-
 def _unknown(names, info: ValidationInfo, registry: str) -> tuple[list, list | None]:
     """The names absent from the context's ``registry`` (none when no context was given), and the registry."""
     known = (info.context or {}).get(registry)
     if known is None:
         return [], None
     return [name for name in names if name not in known], sorted(known)
+
+
+def _registered_names(names, info: ValidationInfo, *, registry: str, known_as: str):
+    """``names`` if none repeats and (given a context) each is in ``registry``; else a ``ValueError``."""
+    duplicated = sorted({name for name in names if names.count(name) > 1})
+    if duplicated:
+        raise ValueError(f"{info.field_name} lists {duplicated} more than once")
+    unknown, known = _unknown(names, info, registry)
+    if unknown:
+        raise ValueError(f"unknown {info.field_name} {unknown}; {known_as}: {known}")
+    return names
 
 
 class CompareParams(BaseModel):
@@ -134,15 +141,9 @@ class CompareParams(BaseModel):
     def _no_duplicates(cls, names, info: ValidationInfo):
         if names is None:
             return names
-        duplicated = _duplicated(names)
-        if duplicated:
-            raise ValueError(f"{info.field_name} lists {duplicated} more than once")
         if not names:
             raise ValueError(f"{info.field_name} must name at least one entry (or be omitted for all)")
-        unknown, known = _unknown(names, info, info.field_name)
-        if unknown:
-            raise ValueError(f"unknown {info.field_name} {unknown}; known: {known}")
-        return names
+        return _registered_names(names, info, registry=info.field_name, known_as="known")
 
     @field_validator("method_params")
     @classmethod
@@ -259,13 +260,7 @@ class RetrainParams(BaseModel):
     @field_validator("candidates")
     @classmethod
     def _registered_methods(cls, candidates: tuple[str, ...], info: ValidationInfo) -> tuple[str, ...]:
-        duplicated = _duplicated(candidates)
-        if duplicated:
-            raise ValueError(f"candidates lists {duplicated} more than once")
-        unknown, known = _unknown(candidates, info, "methods")
-        if unknown:
-            raise ValueError(f"unknown candidates {unknown}; registered methods: {known}")
-        return candidates
+        return _registered_names(candidates, info, registry="methods", known_as="registered methods")
 
     @model_validator(mode="after")
     def _overrides_name_candidates(self):
@@ -305,10 +300,4 @@ class IngestParams(BaseModel):
     @field_validator("datasets")
     @classmethod
     def _registered(cls, names: tuple[str, ...], info: ValidationInfo) -> tuple[str, ...]:
-        duplicated = _duplicated(names)
-        if duplicated:
-            raise ValueError(f"datasets lists {duplicated} more than once")
-        unknown, known = _unknown(names, info, "datasets")
-        if unknown:
-            raise ValueError(f"unknown datasets {unknown}; known datasets: {known}")
-        return names
+        return _registered_names(names, info, registry="datasets", known_as="known datasets")

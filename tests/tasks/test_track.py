@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import signal
 import tempfile
 from pathlib import Path
 
 import pandas as pd
 import platformdirs
 import pytest
+from prefect.exceptions import TerminationSignal
 
 from tasks import storage, track
 from tasks.cells import default_cell_store
@@ -62,10 +64,16 @@ def test_experiments_are_created_once_with_an_absolute_artifact_location(store, 
         track.ensure_experiment(client, "second")
 
 
-@pytest.mark.parametrize(
-    ("error", "status"),
-    [(None, "FINISHED"), (RuntimeError("boom"), "FAILED"), (KeyboardInterrupt(), "KILLED")],
-)
+OUTCOMES = [
+    (None, "FINISHED"),
+    (RuntimeError("boom"), "FAILED"),
+    (KeyboardInterrupt(), "KILLED"),
+    (SystemExit(143), "KILLED"),
+    (TerminationSignal(signal.SIGTERM), "KILLED"),  # what Prefect raises in a flow run told to stop
+]
+
+
+@pytest.mark.parametrize(("error", "status"), OUTCOMES)
 def test_tracked_run_never_reports_an_unfinished_run_as_finished(store, error, status):
     _, client, experiment_id = store
     run_ids = []
@@ -75,11 +83,61 @@ def test_tracked_run_never_reports_an_unfinished_run_as_finished(store, error, s
             assert client.get_run(run_id).info.status == "RUNNING"
             if error is not None:
                 raise error
-    except (RuntimeError, KeyboardInterrupt):
-        pass
+    except BaseException as raised:
+        assert raised is error
     run = client.get_run(run_ids[0])
     assert run.info.status == status
     assert run.data.tags["a"] == "1" and "skipped" not in run.data.tags
+
+
+@pytest.mark.parametrize(("error", "status"), OUTCOMES)
+def test_a_parent_run_is_tagged_given_its_params_and_always_ended(tmp_path, error, status):
+    uri = f"sqlite:///{tmp_path / 'store' / 'mlflow.db'}"
+    runs = []
+    try:
+        with track.parent_run(
+            uri,
+            "flows",
+            run_name="compare x",
+            purpose="compare",
+            fingerprints={"pima": "f" * 64},
+            tags={"cslearn.holdout_key": "k"},
+            params={"seed": 3},
+        ) as run:
+            runs.append(run)
+            assert run.tracking_uri == uri
+            if error is not None:
+                raise error
+    except BaseException as raised:
+        assert raised is error
+    client = track.tracking_client(uri)
+    logged = client.get_run(runs[0].run_id)
+    assert logged.info.status == status and logged.info.run_name == "compare x"
+    assert client.get_experiment(runs[0].experiment_id).artifact_location == (
+        (tmp_path / "store" / "artifacts" / "flows").as_uri()
+    )
+    tags = logged.data.tags
+    assert tags["cslearn.purpose"] == "compare" and tags["cslearn.holdout_key"] == "k"
+    assert tags["dataset.pima.fingerprint"] == "f" * 64
+    assert tags["git.commit"] == tags["mlflow.source.git.commit"] == track.git_commit()
+    assert "prefect.flow_run_id" not in tags  # outside a flow run there is none: not tagged "None"
+    assert logged.data.params == {"seed": "3"}
+
+
+@pytest.mark.servers
+def test_flow_run_tags_name_the_prefect_flow_run(prefect_server):
+    from prefect import flow
+
+    @flow
+    def tagged():
+        from prefect.runtime import flow_run
+
+        return flow_run.get_id(), track.flow_run_tags("retrain", {"d": "f"}, {"extra": 1})
+
+    flow_run_id, tags = tagged()
+    assert tags["prefect.flow_run_id"] == flow_run_id and tags["prefect.parent_flow_run_id"] is None
+    assert tags["cslearn.purpose"] == "retrain" and tags["dataset.d.fingerprint"] == "f"
+    assert tags["extra"] == 1
 
 
 def test_child_run_content_and_link_to_the_parent(store):
