@@ -63,7 +63,6 @@ _MAX_PARAMS_PER_BATCH = 100
 _MAX_PARAM_LENGTH = 6000
 
 
-
 def default_tracking_uri() -> str:
     """``MLFLOW_TRACKING_URI`` if set, else the sqlite store ``mlflow/mlflow.db`` of the state folder."""
     configured = os.environ.get("MLFLOW_TRACKING_URI")
