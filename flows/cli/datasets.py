@@ -154,7 +154,7 @@ def _cost_summary(spec, cache_dir: Path) -> dict | None:
     dataset = read_cached(spec, resolve_cache_dir(cache_dir))
     if dataset is None:
         return None
-    from tasks.costs import cost_characteristic_summary, fit_cost_model  # imports Prefect: only when needed
+    from tasks.cost_models import cost_characteristic_summary, fit_cost_model  # imports Prefect: lazily
 
     model = fit_cost_model(spec.cost_model, dataset.features, dataset.target)
     return cost_characteristic_summary(model.cost_matrix(dataset.features))
@@ -162,7 +162,7 @@ def _cost_summary(spec, cache_dir: Path) -> dict | None:
 
 def _user_cost_summary(name: str, cache_dir: Path) -> dict:
     """b_i's summary of a user dataset's own cost columns (loads, or rebuilds, the dataset)."""
-    from tasks.costs import cost_characteristic_summary  # imports Prefect: only when needed
+    from tasks.cost_models import cost_characteristic_summary  # imports Prefect: only when needed
 
     return cost_characteristic_summary(load_dataset(name, cache_dir=cache_dir).cost_matrix)
 

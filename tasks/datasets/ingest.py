@@ -25,10 +25,11 @@ from schemas.canonical_dataset import COST_COLUMN_NAMES as COST_COLUMNS
 from schemas.canonical_dataset import COST_PREFIX, TARGET_COLUMN, CanonicalDataset
 from schemas.dataset_record import FORMAT_VERSION
 from schemas.validation import validate_frame
-from tasks.datasets.cache import atomic_path, atomic_write_bytes, resolve_cache_dir
+from tasks.datasets.cache import resolve_cache_dir
 from tasks.datasets.downloads import DEFAULT_HTTP_OPTIONS, HttpOptions
 from tasks.datasets.records import DamagedRecordError, EntryPaths, entry_paths, read_record
 from tasks.datasets.spec import Dataset, DatasetSpec
+from tasks.storage import atomic_path, atomic_write_bytes
 
 logger = logging.getLogger(__name__)
 
