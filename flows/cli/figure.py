@@ -1,6 +1,7 @@
 """``cslearn figure boundaries``: decision boundaries of chosen methods on the 2-D toy set (AdaCC Fig. 1/6).
 
-Each method is fit on the same 40-point imbalanced toy set with T rounds; a row shows the weak learner of every
+Each method is fit on the same 40-point imbalanced toy set with T rounds; a row shows the weak learner of
+every
 round with the points sized by their weight, then the ensemble's decision regions. The image format follows
 the file name (``.png``, ``.svg`` or ``.pdf``).
 """
@@ -25,8 +26,12 @@ def register(subparsers) -> None:
     )
     boundaries.add_argument("--methods", nargs="+", metavar="NAME", default=["adaboost", "adacc1", "adacc2"])
     boundaries.add_argument("--rounds", type=int, default=5, metavar="T", help="boosting rounds (default 5)")
-    boundaries.add_argument("--seed", type=int, default=0, help="seed of the toy set and estimators (default 0)")
-    boundaries.add_argument("--out", metavar="FILE", default="boundaries.png", help="image file (.png/.svg/.pdf)")
+    boundaries.add_argument(
+        "--seed", type=int, default=0, help="seed of the toy set and estimators (default 0)"
+    )
+    boundaries.add_argument(
+        "--out", metavar="FILE", default="boundaries.png", help="image file (.png/.svg/.pdf)"
+    )
     boundaries.set_defaults(handler=run_boundaries)
 
 

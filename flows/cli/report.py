@@ -23,13 +23,17 @@ def register(subparsers) -> None:
         help="build the self-contained HTML report of a compare or retrain run from MLflow",
         description=__doc__.split("\n\n")[0],
     )
-    parser.add_argument("run_id", metavar="RUN_ID", help="MLflow id of the parent run of a compare or retrain")
+    parser.add_argument(
+        "run_id", metavar="RUN_ID", help="MLflow id of the parent run of a compare or retrain"
+    )
     parser.add_argument("--out", metavar="DIR", help="output folder (default: reports/RUN_ID)")
     parser.add_argument(
         "--tracking-uri", help="MLflow tracking URI (default $MLFLOW_TRACKING_URI or the project store)"
     )
     parser.add_argument("--metric", default="opm", help="metric to rank and test methods on (default opm)")
-    parser.add_argument("--control", metavar="METHOD", help="control of the Bonferroni-Dunn test (default: best)")
+    parser.add_argument(
+        "--control", metavar="METHOD", help="control of the Bonferroni-Dunn test (default: best)"
+    )
     parser.add_argument("--alpha", type=float, default=0.05, help="significance level (default 0.05)")
     parser.set_defaults(handler=run)
 

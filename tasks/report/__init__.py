@@ -1,9 +1,11 @@
 """Results people can read: tables, statistics, figures and the HTML report of a ``compare`` or ``retrain``.
 
 Modules: ``results`` (per-cell table, mean ± std summaries), ``statistics`` (ranks, Friedman, Nemenyi,
-Bonferroni-Dunn), ``tables`` (the papers' table forms), ``text`` (terminal views), ``split_scores`` (one split's
+Bonferroni-Dunn), ``tables`` (the papers' table forms), ``text`` (terminal views), ``split_scores`` (one
+split's
 test scores and costs; cost curves), ``figures`` and ``boundaries`` (matplotlib), ``source`` (a run read back
-from MLflow), ``html`` and ``build`` (the self-contained HTML page), ``progress`` and ``tasks`` (what the flows
+from MLflow), ``html`` and ``build`` (the self-contained HTML page), ``progress`` and ``tasks`` (what the
+flows
 call while running).
 """
 

@@ -1,7 +1,8 @@
 """Decision boundaries on a 2-D imbalanced toy set, round by round (AdaCC paper, Figures 1 and 6).
 
 The toy set follows Figure 6: 40 points with 2 features, 30 negatives (majority) and 10 positives (minority)
-drawn from two overlapping Gaussian clouds. Each method is fit with ``T`` rounds (5 in the paper). A row of the
+drawn from two overlapping Gaussian clouds. Each method is fit with ``T`` rounds (5 in the paper). A row of
+the
 figure shows, for a boosting method, the weak learner of each round ``t`` with the points sized by the weight
 ``D^t`` it was trained on, then the ensemble's decision regions; a method that is not boosted shows its
 decision regions only.

@@ -101,8 +101,8 @@ def _provenance_section(record: RunRecord) -> Section:
     return Section(
         id="configuration",
         title="Configuration and provenance",
-        intro="Everything needed to reproduce the run: its parameters exactly as logged, the content hash of "
-        "every dataset it read and the code commit.",
+        intro="Everything needed to reproduce the run: its parameters exactly as logged, the content hash "
+        "of every dataset it read and the code commit.",
         blocks=[
             _key_value_table("run-details", "Run", run, mono=True),
             HtmlTable(
@@ -137,9 +137,9 @@ def _leaderboard_section(board: pd.DataFrame, comparison: MethodComparison, n_da
         },
         measures=["mean_rank", "wins", *shown],
         note=f"Ranked by the mean rank of {metric_label(comparison.metric)} over {n_datasets} "
-        f"dataset{'s' * (n_datasets != 1)} (1 = best); wins count the datasets where a method is best or tied "
-        "for best. Metric values are means over datasets of the means over splits, at each method's largest "
-        "ensemble size T. Best in bold on green, second underlined.",
+        f"dataset{'s' * (n_datasets != 1)} (1 = best); wins count the datasets where a method is best or "
+        "tied for best. Metric values are means over datasets of the means over splits, at each method's "
+        "largest ensemble size T. Best in bold on green, second underlined.",
     )
     return Section(id="leaderboard-section", title="Leaderboard", blocks=[table])
 
@@ -152,8 +152,8 @@ def _statistics_section(comparison: MethodComparison, figures: _Figures) -> Sect
                 "critical_difference",
                 "Critical-difference diagram",
                 lambda: critical_difference_figure(comparison),
-                caption=f"Mean ranks (1 = best). Thick bars join methods the Nemenyi test cannot tell apart at "
-                f"alpha = {comparison.alpha:g}; the bar above the axis is the critical difference "
+                caption="Mean ranks (1 = best). Thick bars join methods the Nemenyi test cannot tell "
+                f"apart at alpha = {comparison.alpha:g}; the bar above the axis is the critical difference "
                 f"CD = {comparison.critical_difference:.2f} (Demsar 2006).",
             )
         )
@@ -205,8 +205,8 @@ def _statistics_section(comparison: MethodComparison, figures: _Figures) -> Sect
                     ]
                 ],
                 body=body,
-                caption=f"Bonferroni-Dunn test against the control {comparison.control} "
-                f"(mean rank {control_rank:.2f})",
+                caption=f"Bonferroni-Dunn test against the control {comparison.control} (mean rank "
+                f"{control_rank:.2f})",
                 note=f"p-values adjusted for {len(body)} comparisons (Bonferroni); critical difference "
                 f"{comparison.critical_difference_control:.2f}.",
             )
@@ -239,8 +239,8 @@ def _ranks_section(comparison: MethodComparison) -> Section:
         body=body,
         row_css=row_css,
         caption=f"Ranks by {metric_label(comparison.metric)} at the largest T (AdaCC Table 8 form)",
-        note="Rank 1 = best; tied methods share the mean of their ranks; a method without a result on a dataset "
-        "ranks last there. Wins: datasets where a method is best or tied for best.",
+        note="Rank 1 = best; tied methods share the mean of their ranks; a method without a result on a "
+        "dataset ranks last there. Wins: datasets where a method is best or tied for best.",
     )
     return Section(id="ranks-section", title="Ranks per dataset", blocks=[table])
 
@@ -291,13 +291,14 @@ def _per_dataset_section(summary: pd.DataFrame) -> Section:
         measures=shown,
         group_by="dataset",
         marks_within="dataset",
-        note="Mean ± standard deviation over the splits at each method's largest T; best per dataset in bold.",
+        note="Mean ± standard deviation over the splits at each method's largest T; best per dataset in "
+        "bold.",
     )
     return Section(
         id="per-dataset-section",
         title="Results per dataset",
-        intro="WOTBoost Table 3 form: G-mean, AUC, F1, TPR (sensitivity) and TNR (specificity) per dataset and "
-        "method.",
+        intro="WOTBoost Table 3 form: G-mean, AUC, F1, TPR (sensitivity) and TNR (specificity) per dataset "
+        "and method.",
         blocks=[table],
     )
 
@@ -346,8 +347,9 @@ def _cost_section(summary: pd.DataFrame, record: RunRecord, figures: _Figures) -
             head=head,
             body=body,
             caption="Savings, accuracy, F1, tree size and fit time (CSDT Tables 7-8 form)",
-            note="Means over the splits at the largest T. Savings = (Cost_l - Cost) / Cost_l, Cost_l the cheaper "
-            "of flagging nothing or everything (CSDT Eq. 4). Tree size in nodes, for tree methods only.",
+            note="Means over the splits at the largest T. Savings = (Cost_l - Cost) / Cost_l, Cost_l the "
+            "cheaper of flagging nothing or everything (CSDT Eq. 4). Tree size in nodes, for tree methods "
+            "only.",
         )
     ]
     scores = record.split_scores
@@ -367,9 +369,9 @@ def _cost_section(summary: pd.DataFrame, record: RunRecord, figures: _Figures) -
                     title=f"{dataset}: cost of flagging every case scored at or above the threshold",
                     operating_costs={method: cost for method, (_, cost) in points.items()},
                 ),
-                caption="Test split of repeat 0, fold 0. Left axis: total cost; right axis: the same line read "
-                "as savings. The dot is the cheapest threshold; the dashed red line is the cost of the model's "
-                "own decisions (its default threshold, or per-case Bayes minimum risk).",
+                caption="Test split of repeat 0, fold 0. Left axis: total cost; right axis: the same line "
+                "read as savings. The dot is the cheapest threshold; the dashed red line is the cost of "
+                "the model's own decisions (its default threshold, or per-case Bayes minimum risk).",
             )
         )
         blocks.append(
@@ -381,9 +383,10 @@ def _cost_section(summary: pd.DataFrame, record: RunRecord, figures: _Figures) -
                     title=f"{dataset}: total cost against the share of positives caught",
                     operating_points=points,
                 ),
-                caption="Each line sweeps a method's threshold from flagging nothing (left) to flagging everything "
-                "(right). Read across: how much catching a given share of the positives costs with each method. "
-                "Diamonds: the models' own decisions; dots: each method's cheapest threshold.",
+                caption="Each line sweeps a method's threshold from flagging nothing (left) to flagging "
+                "everything (right). Read across: how much catching a given share of the positives costs "
+                "with each method. Diamonds: the models' own decisions; dots: each method's cheapest "
+                "threshold.",
             )
         )
     return Section(
@@ -436,7 +439,8 @@ def _training_section(record: RunRecord, figures: _Figures) -> Section | None:
             "in_training_rates",
             "In-training TPR and TNR per boosting round",
             IN_TRAINING_PANELS,
-            "AdaCC Fig. 2 form: TPR and TNR of the partial ensemble H_1:t on its training rows after each round.",
+            "AdaCC Fig. 2 form: TPR and TNR of the partial ensemble H_1:t on its training rows after each "
+            "round.",
         ),
         (
             "weights_alpha_error",
@@ -488,8 +492,8 @@ def _failures_section(results: pd.DataFrame) -> Section | None:
     return Section(
         id="failures",
         title=f"Failed cells ({len(failed)})",
-        intro="These (dataset, method, split) cells raised an error; they add no metric values. Rerunning the "
-        "same command retries them.",
+        intro="These (dataset, method, split) cells raised an error; they add no metric values. Rerunning "
+        "the same command retries them.",
         blocks=[table],
     )
 
@@ -506,8 +510,8 @@ def _compare_report(record: RunRecord, metric: str, control: str | None, alpha: 
     results = record.results
     if results is None:
         raise ValueError(
-            f"run {record.run_id} has no results/results.parquet artifact (status {record.status}): "
-            "it did not finish its cells, so there is nothing to report"
+            f"run {record.run_id} has no results/results.parquet artifact (status {record.status}): it did "
+            "not finish its cells, so there is nothing to report"
         )
     summary = summarize(results)
     available = [
@@ -545,8 +549,8 @@ def _compare_report(record: RunRecord, metric: str, control: str | None, alpha: 
     title = f"Method comparison: {record.run_name}"
     html = render_page(
         title=title,
-        subtitle=f"MLflow run {record.run_id} · experiment {record.experiment_name} · started {_started(record)} · "
-        f"datasets: {', '.join(datasets)}",
+        subtitle=f"MLflow run {record.run_id} · experiment {record.experiment_name} · started "
+        f"{_started(record)} · datasets: {', '.join(datasets)}",
         facts=facts,
         sections=[section for section in sections if section is not None],
     )
@@ -600,9 +604,9 @@ def _retrain_report(record: RunRecord) -> Report:
                 "registered": "registered as",
             },
             measures=CANDIDATE_METRICS,
-            note="Every candidate is fit on the training rows with their example-dependent costs and scored on the "
-            "same holdout; the best by savings is registered and becomes champion only if it beats the current "
-            "champion re-scored on that holdout.",
+            note="Every candidate is fit on the training rows with their example-dependent costs and "
+            "scored on the same holdout; the best by savings is registered and becomes champion only if it "
+            "beats the current champion re-scored on that holdout.",
         )
     ]
     if not scored.empty:
@@ -662,7 +666,8 @@ def _retrain_report(record: RunRecord) -> Report:
     title = f"Retrain: {record.run_name}"
     html = render_page(
         title=title,
-        subtitle=f"MLflow run {record.run_id} · experiment {record.experiment_name} · started {_started(record)}",
+        subtitle=f"MLflow run {record.run_id} · experiment {record.experiment_name} · started "
+        f"{_started(record)}",
         facts=facts,
         sections=sections,
     )

@@ -187,8 +187,8 @@ def critical_difference_figure(comparison: MethodComparison) -> Figure:
     axis.grid(False)
     friedman = comparison.friedman
     figure.suptitle(
-        f"Mean ranks by {metric_label(comparison.metric)} over {friedman.n_datasets} datasets "
-        f"(1 = best); bars join methods the Nemenyi test does not separate (alpha = {comparison.alpha:g})",
+        f"Mean ranks by {metric_label(comparison.metric)} over {friedman.n_datasets} datasets (1 = best); "
+        f"bars join methods the Nemenyi test does not separate (alpha = {comparison.alpha:g})",
         fontsize=10.5,
     )
     return figure
@@ -308,11 +308,12 @@ def _costs(rows: pd.DataFrame) -> np.ndarray:
 
 
 def _money(value: float, _position=None) -> str:
+    """Axis label of an amount: 950, 7.5k, 22k, 1.2M."""
     magnitude = abs(value)
     if magnitude >= 1e6:
-        return f"{value / 1e6:.1f}M"
-    if magnitude >= 1e4:
-        return f"{value / 1e3:.0f}k"
+        return f"{value / 1e6:.3g}M"
+    if magnitude >= 1e3:
+        return f"{value / 1e3:.3g}k"
     return f"{value:,.0f}"
 
 
@@ -434,6 +435,5 @@ def candidates_figure(board: pd.DataFrame, *, title: str) -> Figure:
         axis.set_xlabel(f"holdout {label}")
         axis.grid(axis="y", visible=False)
         axis.set_xlim(min(0.0, np.nanmin(values) * 1.1), max(1.0, np.nanmax(values)) * 1.12)
-    savings_axis.xaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
     figure.suptitle(title)
     return figure

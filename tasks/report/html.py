@@ -56,7 +56,8 @@ def format_value(name: str, value) -> str:
 
 @dataclass(frozen=True)
 class Cell:
-    """One table cell: its text, CSS classes (``best``, ``second``, ``num``, ``sig``, ...), a tooltip, a span."""
+    """One table cell: its text, CSS classes (``best``, ``second``, ``num``, ``sig``, ...), a tooltip, a
+    span."""
 
     text: str
     css: str = ""
@@ -119,8 +120,8 @@ class Section:
 
 
 def best_marks(values: pd.Series, *, lower_is_better: bool) -> pd.Series:
-    """``"best"`` for the best value (ties share it), ``"second"`` for the runner-up when 3+ values compete,
-    ``""`` otherwise (NaN never wins), as the papers mark their tables in bold and underline."""
+    """``"best"`` for the best value (ties share it), ``"second"`` for the runner-up unless it is also the
+    worst value, ``""`` otherwise (NaN never wins), as the papers mark their tables in bold and underline."""
     numeric = pd.to_numeric(values, errors="coerce").astype(float)
     marks = pd.Series("", index=values.index, dtype=object)
     present = numeric.dropna()
@@ -128,7 +129,7 @@ def best_marks(values: pd.Series, *, lower_is_better: bool) -> pd.Series:
         return marks
     order = present.rank(method="dense", ascending=lower_is_better)
     marks[order[order == 1].index] = "best"
-    if len(present) >= 3:
+    if order.max() > 2:
         marks[order[order == 2].index] = "second"
     return marks
 
@@ -224,7 +225,8 @@ class Report:
     tables: dict[str, pd.DataFrame]
 
     def write(self, folder: str | Path) -> Path:
-        """Write ``report.html`` and ``figures/<name>.png`` into ``folder`` (created); returns the HTML path."""
+        """Write ``report.html`` and ``figures/<name>.png`` into ``folder`` (created); returns the HTML
+        path."""
         folder = Path(folder)
         (folder / "figures").mkdir(parents=True, exist_ok=True)
         for name, png in self.figures.items():

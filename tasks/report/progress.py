@@ -32,8 +32,8 @@ class Progress:
         remaining = self.total - done
         eta = elapsed / self.computed * remaining if self.computed else float("nan")
         return (
-            f"cells {done}/{self.total} ({self.skipped} resumed, {self.failed} failed) "
-            f"elapsed {_clock_text(elapsed)} ETA {_clock_text(eta)}"
+            f"cells {done}/{self.total} ({self.skipped} resumed, {self.failed} failed) elapsed "
+            f"{_clock_text(elapsed)} ETA {_clock_text(eta)}"
         )
 
 

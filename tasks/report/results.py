@@ -1,4 +1,5 @@
-"""Results of ``compare`` as tables: one row per (cell, ensemble size), mean ± std over folds, dataset averages.
+"""Results of ``compare`` as tables: one row per (cell, ensemble size), mean ± std over folds, dataset
+averages.
 
 Follows the AdaCC paper's reporting (Section 5.3): mean ± std over folds per dataset, averaged over datasets
 (Table 6). Besides the metrics of spec Section 8 every cell carries its fit time and, for trees, the number of

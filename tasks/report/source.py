@@ -158,7 +158,8 @@ def _model_versions(client: MlflowClient, children: list[ChildRun]) -> list[dict
             found = client.search_model_versions(f"run_id = '{child.run_id}'")
         except MlflowException:
             continue
-        for version in found:
+        for found_version in found:  # search results leave the aliases out: read each version
+            version = client.get_model_version(found_version.name, found_version.version)
             versions.append(
                 {
                     "name": version.name,

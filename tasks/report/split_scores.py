@@ -54,7 +54,8 @@ def pack_split_scores(target, scores, cost_matrix=None) -> dict:
     scores = np.asarray(scores, dtype=float)
     if target.shape != scores.shape or target.ndim != 1:
         raise ValueError(
-            f"target and scores must be 1-D arrays of one length; got shapes {target.shape} and {scores.shape}"
+            f"target and scores must be 1-D arrays of one length; got shapes {target.shape} and "
+            f"{scores.shape}"
         )
     packed = {
         "n": int(target.size),
@@ -118,7 +119,8 @@ def cost_curve(target, scores, cost_matrix) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-        One row per threshold, from flagging nothing (threshold ``+inf``) to flagging every row: ``threshold``,
+        One row per threshold, from flagging nothing (threshold ``+inf``) to flagging every row:
+        ``threshold``,
         ``flagged`` (rows flagged), ``flagged_share``, ``tpr`` (share of positives flagged), ``cost`` and
         ``savings`` (NaN when ``Cost_l`` is 0).
     """

@@ -4,7 +4,8 @@ The procedure of Demsar (2006), as the AdaCC paper uses it (Section 6.1, Tables 
 
 1. per dataset, rank the methods by their mean over folds of one metric at the largest ensemble size
    (rank 1 = best; ties share the mean of the ranks they span; a method without a value ranks last);
-2. the Friedman test (``scipy.stats.friedmanchisquare``) of the null hypothesis that all methods are equivalent;
+2. the Friedman test (``scipy.stats.friedmanchisquare``) of the null hypothesis that all methods are
+equivalent;
 3. post-hoc tests from scikit-posthocs: Nemenyi for all pairs (``posthoc_nemenyi_friedman``) and
    Bonferroni-Dunn, each method against one control (``posthoc_demsar`` with a Bonferroni correction over the
    ``k - 1`` comparisons).

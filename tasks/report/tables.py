@@ -1,4 +1,5 @@
-"""The papers' result tables, built from a ``compare`` summary (numbers only; ``html`` and ``text`` format them).
+"""The papers' result tables, built from a ``compare`` summary (numbers only; ``html`` and ``text`` format
+them).
 
 - :func:`leaderboard`: one row per method, best mean rank first, with its wins and main metrics.
 - :func:`table_by_size`: AdaCC Table 6 — per (method, T), each metric's mean over datasets of the fold means
@@ -83,7 +84,8 @@ def table_by_size(summary: pd.DataFrame, metrics: Sequence[str] = SIZE_TABLE_MET
 
 
 def rank_table(comparison: MethodComparison) -> pd.DataFrame:
-    """AdaCC Table 8: dataset x method ranks (methods by mean rank) with the ``mean rank`` and ``wins`` rows."""
+    """AdaCC Table 8: dataset x method ranks (methods by mean rank) with the ``mean rank`` and ``wins``
+    rows."""
     ranks = comparison.ranks[list(comparison.mean_ranks.index)].copy()
     ranks.loc["mean rank"] = comparison.mean_ranks
     ranks.loc["wins"] = comparison.wins.astype(float)

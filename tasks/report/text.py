@@ -72,14 +72,14 @@ def describe_comparison(comparison: MethodComparison) -> str:
     n_datasets, n_methods = comparison.ranks.shape
     best = comparison.mean_ranks.index[0]
     lines = [
-        f"Ranked by {label} (largest T): best mean rank {best} "
-        f"({comparison.mean_ranks.iloc[0]:.2f} over {n_datasets} dataset{'s' * (n_datasets != 1)})."
+        f"Ranked by {label} (largest T): best mean rank {best} ({comparison.mean_ranks.iloc[0]:.2f} over "
+        f"{n_datasets} dataset{'s' * (n_datasets != 1)})."
     ]
     friedman = comparison.friedman
     if friedman is None:
         lines.append(
-            f"No Friedman test: it needs at least 2 datasets and 3 methods "
-            f"(this run has {n_datasets} and {n_methods})."
+            f"No Friedman test: it needs at least 2 datasets and 3 methods (this run has {n_datasets} and "
+            f"{n_methods})."
         )
         return "\n".join(lines)
     verdict = (
@@ -88,9 +88,8 @@ def describe_comparison(comparison: MethodComparison) -> str:
         else "no significant difference between the methods"
     )
     lines.append(
-        f"Friedman test over {friedman.n_datasets} datasets and {friedman.n_methods} methods: "
-        f"chi-square = {friedman.statistic:.2f}, {_p(friedman.p_value)}: {verdict} "
-        f"at alpha = {comparison.alpha:g}."
+        f"Friedman test over {friedman.n_datasets} datasets and {friedman.n_methods} methods: chi-square = "
+        f"{friedman.statistic:.2f}, {_p(friedman.p_value)}: {verdict} at alpha = {comparison.alpha:g}."
     )
     if not comparison.significant:
         lines.append("Post-hoc tests apply only after the Friedman test rejects equivalence; none is drawn.")
