@@ -23,9 +23,11 @@ import numpy as np
 import pytest
 
 from flows.cli import main
-from flows.compare import run_compare, validate_params
+from flows.compare import run_compare
 from flows.retrain import retrain
+from schemas.flow_params import CompareParams
 from tasks.cells import CellStore, describe_dataset, load_finished_cells, plan_cells
+from tasks.configuration import validate_params
 from tasks.report.split_scores import split_scores_frame
 from tasks.track import log_table, tracking_client
 
@@ -89,6 +91,7 @@ def compare_run(prefect_server, mlflow_server, tmp_path_factory):
     """A finished compare run and the split scores its cells kept, logged as ``results/split_scores``."""
     folder = tmp_path_factory.mktemp("report-compare")
     params = validate_params(
+        CompareParams,
         {
             "datasets": DATASETS,
             "methods": METHODS,
@@ -99,7 +102,7 @@ def compare_run(prefect_server, mlflow_server, tmp_path_factory):
             "tracking_uri": mlflow_server,
             "experiment": f"report-{uuid.uuid4().hex[:8]}",
             "cell_store": str(folder / "cells"),
-        }
+        },
     )
     outcome = run_compare(params)
     assert outcome["cells"]["failed"] == 0

@@ -11,7 +11,7 @@ import pytest
 from algorithms.metrics import auc, cost_loss, savings_score
 from schemas.flow_params import CompareParams
 from tasks.cells import compute_cell, describe_dataset, plan_cells
-from tasks.costs import fit_cost_model
+from tasks.cost_models import fit_cost_model
 from tasks.datasets import load_dataset
 from tasks.evaluate import make_split
 from tasks.report.split_scores import (
