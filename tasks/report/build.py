@@ -77,6 +77,16 @@ def _started(record: RunRecord) -> str:
     return moment.strftime("%Y-%m-%d %H:%M UTC")
 
 
+def _page(record: RunRecord, title: str, facts, sections, *details: str) -> str:
+    """The page of a run: its title, a subtitle naming the run, the key facts and the non-empty sections."""
+    subtitle = " · ".join(
+        [f"MLflow run {record.run_id}", f"experiment {record.experiment_name}", f"started {_started(record)}"]
+        + list(details)
+    )
+    shown = [section for section in sections if section is not None]
+    return render_page(title=title, subtitle=subtitle, facts=facts, sections=shown)
+
+
 def _slug(text: str) -> str:
     return "".join(character if character.isalnum() else "-" for character in text.lower()).strip("-")
 
@@ -547,13 +557,7 @@ def _compare_report(record: RunRecord, metric: str, control: str | None, alpha: 
         ("commit", (record.commit or "unknown")[:12]),
     ]
     title = f"Method comparison: {record.run_name}"
-    html = render_page(
-        title=title,
-        subtitle=f"MLflow run {record.run_id} · experiment {record.experiment_name} · started "
-        f"{_started(record)} · datasets: {', '.join(datasets)}",
-        facts=facts,
-        sections=[section for section in sections if section is not None],
-    )
+    html = _page(record, title, facts, sections, f"datasets: {', '.join(datasets)}")
     tables = {
         "leaderboard": board,
         "summary": summary,
@@ -664,13 +668,7 @@ def _retrain_report(record: RunRecord) -> Report:
         ("commit", (record.commit or "unknown")[:12]),
     ]
     title = f"Retrain: {record.run_name}"
-    html = render_page(
-        title=title,
-        subtitle=f"MLflow run {record.run_id} · experiment {record.experiment_name} · started "
-        f"{_started(record)}",
-        facts=facts,
-        sections=sections,
-    )
+    html = _page(record, title, facts, sections)
     return Report(title=title, html=html, figures=figures.png, tables={"candidates": candidates})
 
 

@@ -6,10 +6,17 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from tasks.report.results import METRIC_LABELS
+from tasks.report.results import LOWER_IS_BETTER, METRIC_LABELS
 from tasks.report.statistics import MethodComparison
 
-__all__ = ["describe_comparison", "format_leaderboard", "format_overall", "format_summary", "metric_label"]
+__all__ = [
+    "describe_comparison",
+    "format_leaderboard",
+    "format_overall",
+    "format_summary",
+    "leaderboard_markdown",
+    "metric_label",
+]
 
 
 def metric_label(name: str) -> str:
@@ -52,14 +59,41 @@ def format_overall(
 
 
 def format_leaderboard(board: pd.DataFrame) -> str:
-    """The leaderboard (:func:`tasks.report.tables.leaderboard`) as an aligned text table, best first."""
+    """The leaderboard (:func:`tasks.report.tables.leaderboard`) as an aligned text table, best first; a
+    ``failed`` column only when some cells failed."""
     if board.empty:
         return "(no results)"
-    table = board.drop(columns=["datasets", "folds"], errors="ignore").copy()
-    table.insert(0, "#", range(1, len(table) + 1))
-    table["failed"] = table["failed"].map(lambda count: str(count) if count else "")
-    table = table.rename(columns={"mean_rank": "mean rank", **{k: metric_label(k) for k in METRIC_LABELS}})
-    return table.to_string(index=False, float_format=lambda value: f"{value:.3f}", na_rep="-")
+    measures = [name for name in board.columns if name in METRIC_LABELS]
+    table = pd.DataFrame({"#": range(1, len(board) + 1), "method": board["method"]})
+    table["mean rank"] = board["mean_rank"].map("{:.2f}".format)
+    table["wins"] = board["wins"].astype(int)
+    for name in measures:
+        table[metric_label(name)] = board[name].map(lambda value: "-" if pd.isna(value) else f"{value:.3f}")
+    if board["failed"].any():
+        table["failed cells"] = board["failed"].astype(int)
+    return table.to_string(index=False)
+
+
+def leaderboard_markdown(board: pd.DataFrame, comparison: MethodComparison) -> str:
+    """The leaderboard as a markdown table (best value of each column in bold), then the tests in words:
+    for an MLflow run description or a Prefect markdown artifact."""
+    measures = [name for name in board.columns if name in METRIC_LABELS]
+    header = ["#", "method", "mean rank", "wins", *(metric_label(name) for name in measures), "failed"]
+    best = {name: board[name].max() for name in measures if name not in LOWER_IS_BETTER}
+    best |= {name: board[name].min() for name in measures if name in LOWER_IS_BETTER}
+    best["mean_rank"] = board["mean_rank"].min()
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    for position, record in enumerate(board.to_dict(orient="records"), start=1):
+        cells = [str(position), record["method"]]
+        for name in ("mean_rank", *measures):
+            value = record[name]
+            text = "–" if pd.isna(value) else f"{value:.3f}" if name != "mean_rank" else f"{value:.2f}"
+            cells.append(f"**{text}**" if not pd.isna(value) and value == best[name] else text)
+            if name == "mean_rank":
+                cells.append(str(int(record["wins"])))
+        cells.append(str(int(record["failed"])))
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join([*lines, "", *describe_comparison(comparison).splitlines()])
 
 
 def _p(value: float) -> str:

@@ -8,7 +8,7 @@ import pytest
 from tasks.report.results import average_over_datasets, results_frame, summarize
 from tasks.report.statistics import compare_methods
 from tasks.report.tables import cost_table, leaderboard, per_dataset_table, rank_table, table_by_size
-from tasks.report.text import format_leaderboard
+from tasks.report.text import format_leaderboard, leaderboard_markdown
 from tests.tasks.report.conftest import METHODS
 
 
@@ -77,3 +77,17 @@ def test_leaderboard_follows_the_mean_ranks(summary, comparison):
     header = text.splitlines()[0].split()
     assert header[:5] == ["#", "method", "mean", "rank", "wins"]
     assert text.splitlines()[1].split()[:2] == ["1", board["method"].iloc[0]]
+
+
+def test_leaderboard_markdown_marks_the_best_and_states_the_tests(summary, comparison):
+    board = leaderboard(summary, comparison)
+    lines = leaderboard_markdown(board, comparison).splitlines()
+    assert lines[0].startswith("| # | method | mean rank | wins | OPM | balanced accuracy |")
+    assert lines[1] == "|" + "---|" * lines[0].count(" | ") + "---|"
+    first = lines[2].split(" | ")
+    assert first[1] == comparison.mean_ranks.index[0]
+    assert first[2] == f"**{comparison.mean_ranks.iloc[0]:.2f}**"
+    best_auc = board["auc"].max()
+    assert sum(f"**{best_auc:.3f}**" in line for line in lines[2:6]) >= 1
+    assert lines[7].startswith("Ranked by balanced accuracy (largest T): best mean rank")
+    assert any(line.startswith("Friedman test over 3 datasets and 4 methods") for line in lines)
