@@ -27,7 +27,13 @@ from tasks.report.split_scores import split_scores_frame
 from tasks.report.statistics import MethodComparison, compare_methods, friedman_test, rank_methods
 from tasks.report.tables import cost_table, leaderboard, per_dataset_table, rank_table, table_by_size
 from tasks.report.tasks import summarize_task
-from tasks.report.text import describe_comparison, format_leaderboard, format_overall, format_summary
+from tasks.report.text import (
+    describe_comparison,
+    format_leaderboard,
+    format_overall,
+    format_summary,
+    leaderboard_markdown,
+)
 
 __all__ = [
     "CELL_MEASURES",
@@ -48,6 +54,7 @@ __all__ = [
     "format_summary",
     "friedman_test",
     "leaderboard",
+    "leaderboard_markdown",
     "load_run",
     "per_dataset_table",
     "rank_methods",
