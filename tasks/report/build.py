@@ -22,7 +22,7 @@ from tasks.report.html import (
     metric_columns,
     render_page,
 )
-from tasks.report.results import METRICS, summarize
+from tasks.report.results import CELL_MEASURES, METRICS, summarize
 from tasks.report.sections import (
     FigureCollector,
     by_size_section,
@@ -77,7 +77,7 @@ def _compare_report(record: RunRecord, metric: str, control: str | None, alpha: 
             f"run {record.run_id} has no results/results.parquet artifact (status {record.status}): it did "
             "not finish its cells, so there is nothing to report"
         )
-    summary = summarize(results)
+    summary = summarize(results, measures=CELL_MEASURES)
     available = [
         name for name in METRICS if f"{name}_mean" in summary and summary[f"{name}_mean"].notna().any()
     ]

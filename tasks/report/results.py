@@ -107,20 +107,21 @@ def _metric_columns(frame: pd.DataFrame) -> list[str]:
     return [name for name in METRICS if name in frame.columns]
 
 
-def _summarized_columns(frame: pd.DataFrame) -> list[str]:
-    measures = [name for name in CELL_MEASURES if name in frame.columns and frame[name].notna().any()]
-    return [*_metric_columns(frame), *measures]
+def _summarized_columns(frame: pd.DataFrame, measures: Sequence[str]) -> list[str]:
+    present = [name for name in measures if name in frame.columns and frame[name].notna().any()]
+    return [*_metric_columns(frame), *present]
 
 
-def summarize(frame: pd.DataFrame) -> pd.DataFrame:
+def summarize(frame: pd.DataFrame, *, measures: Sequence[str] = ()) -> pd.DataFrame:
     """Mean and std over folds per (dataset, method, n_estimators): ``<metric>_mean``, ``<metric>_std``.
 
     Also ``folds`` (successful cells) and ``failed`` (failed cells). Failed cells add no metric values.
-    Fit time and tree size (when recorded) are summarised like the metrics.
+    ``measures`` (e.g. :data:`CELL_MEASURES`: fit time, tree size) are summarised like the metrics when
+    recorded; they are left out by default because timings differ between otherwise identical runs.
     """
     keys = ["dataset", "method", "n_estimators"]
     ok = frame[frame["status"] == "ok"]
-    metrics = _summarized_columns(frame)
+    metrics = _summarized_columns(frame, measures)
     grouped = ok.groupby(keys, dropna=False)[metrics]
     summary = grouped.mean().add_suffix("_mean").join(grouped.std(ddof=1).add_suffix("_std"))
     summary["folds"] = ok.groupby(keys, dropna=False).size()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from tasks.report.results import average_over_datasets, results_frame, summarize
+from tasks.report.results import CELL_MEASURES, average_over_datasets, results_frame, summarize
 from tasks.report.statistics import compare_methods
 from tasks.report.tables import cost_table, leaderboard, per_dataset_table, rank_table, table_by_size
 from tasks.report.text import format_leaderboard, leaderboard_markdown
@@ -14,7 +14,7 @@ from tests.tasks.report.conftest import METHODS
 
 @pytest.fixture(scope="module")
 def summary(real_cells):
-    return summarize(results_frame(real_cells[2]))
+    return summarize(results_frame(real_cells[2]), measures=CELL_MEASURES)
 
 
 @pytest.fixture(scope="module")
