@@ -1,10 +1,11 @@
 """``cslearn retrain DATASET``: run the ``retrain`` flow from the command line.
 
 Options map onto ``schemas.flow_params.RetrainParams``; only the options given are passed, so its defaults
-apply to the rest. A bad configuration prints pydantic's error and exits with status 2 before anything runs.
-Progress (candidates done / total, elapsed, ETA) goes to stderr through the flow's logger; the candidates
-table and the registry decision (or, with ``--json``, the flow's summary including the MLflow parent run
-id) go to stdout. Exit status 130 when interrupted (the MLflow runs are marked KILLED).
+apply to the rest. The configuration is checked first against the registry snapshot (a fraction of a second,
+before Prefect is imported): a bad one is explained per option and exits with status 2. Progress (candidates
+done / total, elapsed, ETA) goes to stderr through the flow's logger; the candidates table and the registry
+decision (or, with ``--json``, the flow's summary including the MLflow parent run id) go to stdout. Exit
+status 1 when Prefect is unavailable, 130 when interrupted (the MLflow runs are marked KILLED).
 """
 
 from __future__ import annotations
@@ -14,28 +15,48 @@ import json
 import math
 import sys
 
-from pydantic import ValidationError
-
 from flows.cli._common import flow_output_guard, json_safe
+from flows.cli._options import ListOption, add_parser, explain_invalid, option_names
 
 __all__ = ["format_candidates", "params_from_args", "register"]
 
 #: Columns of the candidates table, in order.
 TABLE_METRICS = ("savings", "cost", "f1", "tpr", "tnr", "auc", "fit_seconds")
 
+DESCRIPTION = """\
+Refit candidate methods on a dataset with example-dependent costs, score them by savings on a holdout
+drawn from the data's fingerprint and the seed, and register the best in the MLflow model registry. The
+alias 'champion' moves to it only when it beats the current champion on the same holdout; otherwise it
+becomes the 'challenger'.
+
+The dataset is a business dataset with a cost model (credit-scoring, credit-pakdd, direct-marketing,
+card-fraud, card-fraud-dedup) or your own file ingested with its cost columns (`cslearn datasets ingest FILE
+--target COLUMN --cost-columns C_FP,C_FN,C_TP,C_TN`)."""
+
+EXAMPLES = """\
+  cslearn retrain credit-scoring
+  cslearn retrain direct-marketing --candidates csdt,bmr-lr,adacc1 --max-rows 20000
+  cslearn retrain my-claims --candidates csdt bmr-lr --json
+"""
+
 
 def register(subparsers) -> None:
     """Add the ``retrain`` subcommand."""
-    parser = subparsers.add_parser(
+    parser = add_parser(
+        subparsers,
         "retrain",
         help="refit candidates on a business dataset and move the registry's champion only if beaten",
-        description=__doc__.split("\n\n")[0],
+        description=DESCRIPTION,
+        examples=EXAMPLES,
     )
     parser.add_argument(
-        "dataset", metavar="DATASET", help="business dataset: credit-scoring, direct-marketing, ..."
+        "dataset", metavar="DATASET", help="a dataset with example-dependent costs (see above)"
     )
     parser.add_argument(
-        "--candidates", nargs="+", metavar="METHOD", help="method keys (default: csdt bmr-lr adacc1 adaboost)"
+        "--candidates",
+        action=ListOption,
+        metavar="METHOD",
+        help="method keys (default: csdt bmr-lr adacc1 adaboost)",
     )
     parser.add_argument(
         "--holdout-fraction", type=float, help="share of rows held out for scoring (default 0.3)"
@@ -52,7 +73,7 @@ def register(subparsers) -> None:
     )
     parser.add_argument("--cache-dir", help="dataset cache folder (default $CSLEARN_CACHE or the user cache)")
     parser.add_argument("--json", action="store_true", help="print the summary and the parent run id as JSON")
-    parser.set_defaults(handler=run)
+    parser.set_defaults(handler=run, options=option_names(parser))
 
 
 def params_from_args(args: argparse.Namespace) -> dict:
@@ -118,19 +139,35 @@ def format_candidates(outcome: dict) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Validate, run the flow, print the outcome; exit status 2 on a bad configuration, 130 if interrupted."""
-    from flows.retrain import retrain
-    from schemas.flow_params import RetrainParams
-    from tasks.configuration import validate_params
+    """Check, run the flow, print the outcome; exit status 2 on a bad configuration, 130 if interrupted."""
+    from pydantic import ValidationError
 
+    from flows.cli._environment import PrefectApi, PrefectUnavailableError
+    from schemas.flow_params import RetrainParams
+    from tasks.configuration import quick_validate
+
+    raw = params_from_args(args)
     try:
-        params = validate_params(RetrainParams, params_from_args(args))
+        params = quick_validate(RetrainParams, raw)
     except ValidationError as error:
-        print(f"cslearn retrain: invalid configuration\n{error}", file=sys.stderr)
+        explain_invalid("retrain", error, args.options)
         return 2
+    api = PrefectApi()
     try:
+        api.start()
+        from flows.retrain import retrain  # imports while the temporary server starts
+        from tasks.configuration import validate_params
+
+        params = validate_params(RetrainParams, params)  # the names of its own --cache-dir too
+        api.wait()
         with flow_output_guard():
             outcome = retrain(params)
+    except ValidationError as error:
+        explain_invalid("retrain", error, args.options)
+        return 2
+    except PrefectUnavailableError as error:
+        print(f"cslearn retrain: {error}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         print("cslearn retrain: interrupted; the MLflow runs are marked KILLED", file=sys.stderr)
         return 130
