@@ -83,23 +83,28 @@ def _unknown(names, info: ValidationInfo, registry: str) -> tuple[list, list | N
 
 
 def unknown_names_error(
-    field: str, unknown: list, known: list, message: str, known_as: str = "known"
+    field: str, unknown: list, known: list, message: str, known_as: str = "known", *, problem: str = "unknown"
 ) -> PydanticCustomError:
     """An ``unknown_name`` error: ``message``, "did you mean ...?" for near misses, then ``known_as: known``.
 
-    Its context carries ``field``, ``unknown``, ``known`` and ``suggestions`` (unknown name -> closest known
-    name), so a caller (the command line) can word it for its own options.
+    Its context carries ``field``, ``problem`` (``"unknown"``, or what else is wrong with the names),
+    ``unknown``, ``known`` and ``suggestions`` (unknown name -> closest known name), so a caller (the command
+    line) can word it for its own options.
     """
     suggestions = {
         name: close[0] for name in unknown if (close := get_close_matches(name, known, n=1, cutoff=0.6))
     }
-    hint = "; ".join(f"did you mean {close!r} for {name!r}?" for name, close in suggestions.items())
+    if len(unknown) == 1 and suggestions:
+        hint = f"did you mean {suggestions[unknown[0]]!r}?"
+    else:
+        hint = "; ".join(f"did you mean {close!r} for {name!r}?" for name, close in suggestions.items())
     return PydanticCustomError(
         "unknown_name",
         "{message}",
         {
             "message": f"{message}{f' ({hint})' if hint else ''}; {known_as}: {known}",
             "field": field,
+            "problem": problem,
             "unknown": list(unknown),
             "known": list(known),
             "suggestions": suggestions,
@@ -326,13 +331,11 @@ class RetrainParams(BaseModel):
     def _business_dataset(cls, name: str, info: ValidationInfo) -> str:
         unknown, known = _unknown([name], info, "business_datasets")
         if unknown:
+            problem = (
+                "is not a business dataset (one with example-dependent costs: a cost model or cost columns)"
+            )
             raise unknown_names_error(
-                "dataset",
-                unknown,
-                known,
-                f"dataset {name!r} is not a business dataset (one with example-dependent costs: a cost model "
-                "or cost columns)",
-                "choose one of",
+                "dataset", unknown, known, f"dataset {name!r} {problem}", "choose one of", problem=problem
             )
         return name
 
@@ -380,6 +383,4 @@ class IngestParams(BaseModel):
     @field_validator("datasets")
     @classmethod
     def _registered(cls, names: tuple[str, ...], info: ValidationInfo) -> tuple[str, ...]:
-        return _registered_names(
-            names, info, registry="registered_datasets", known_as="registered datasets"
-        )
+        return _registered_names(names, info, registry="registered_datasets", known_as="registered datasets")

@@ -144,12 +144,11 @@ def protocol_problems(params: CompareParams, counts: Counts) -> list[str]:
     ----------
     params : CompareParams
     counts : mapping
-        Dataset name -> ``(rows, positives)``; ``None`` where not known yet (that dataset is checked once
-        described).
+        ``(rows, positives)`` of each dataset to check, by name; ``None`` where not known yet (that dataset
+        is checked once described).
     """
     problems = []
-    for name in params.datasets:
-        rows, positives = counts.get(name, (None, None))
+    for name, (rows, positives) in counts.items():
         if rows is None or positives is None:
             continue
         smallest = min(positives, rows - positives)

@@ -104,9 +104,14 @@ def _unknown_name_lines(option: str, context: Mapping) -> list[str]:
     lines = []
     for name in context["unknown"]:
         close = context["suggestions"].get(name)
-        known = f"; did you mean {close!r}?" if close else ""
-        lines.append(f"{option}: unknown {kind} {name!r}{known}")
-    if command:
+        if context.get("problem", "unknown") == "unknown":
+            line = f"{option}: unknown {kind} {name!r}"
+        else:
+            line = f"{option}: {kind} {name!r} {context['problem']}"
+        lines.append(line + (f"; did you mean {close!r}?" if close else ""))
+    if len(context["known"]) <= 10:
+        lines[-1] += f"; choose one of: {', '.join(context['known'])}"
+    elif command:
         lines[-1] += f" (`{command}` shows them all)"
     return lines
 
@@ -129,13 +134,21 @@ def _error_lines(error: Mapping, options: Mapping[str, str]) -> list[str]:
     return [f"{option}: {message}"]
 
 
+def _without_echoes(errors: list[dict]) -> list[dict]:
+    """The errors, less a list's "too short" error when its items were refused (it only echoes them)."""
+    with_bad_items = {
+        item["loc"][0] for item in errors if len(item["loc"]) > 1 and isinstance(item["loc"][1], int)
+    }
+    return [item for item in errors if not (item["type"] == "too_short" and item["loc"][0] in with_bad_items)]
+
+
 def explain_invalid(command: str, error: Exception, options: Mapping[str, str]) -> None:
     """Print why a configuration was refused, one line per problem, to stderr.
 
     ``error`` is a ``pydantic.ValidationError`` or a :class:`tasks.configuration.ProtocolError`.
     """
     if hasattr(error, "errors"):
-        lines = [line for item in error.errors() for line in _error_lines(item, options)]
+        lines = [line for item in _without_echoes(error.errors()) for line in _error_lines(item, options)]
     else:
         lines = list(getattr(error, "problems", [str(error)]))
     print(f"cslearn {command}: invalid configuration", file=sys.stderr)

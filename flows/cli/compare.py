@@ -222,6 +222,12 @@ def run(args: argparse.Namespace) -> int:
     api = PrefectApi()
     try:
         api.start()
+        if api.temporary:
+            print(
+                f"cslearn compare: starting Prefect's temporary server (PREFECT_API_URL is not set; its log: "
+                f"{api.log_path})",
+                file=sys.stderr,
+            )
         from flows.cli._progress import CellProgressView
         from flows.compare import run_compare  # imports while the temporary server starts
 

@@ -155,6 +155,12 @@ def run(args: argparse.Namespace) -> int:
     api = PrefectApi()
     try:
         api.start()
+        if api.temporary:
+            print(
+                f"cslearn retrain: starting Prefect's temporary server (PREFECT_API_URL is not set; its log: "
+                f"{api.log_path})",
+                file=sys.stderr,
+            )
         from flows.retrain import retrain  # imports while the temporary server starts
         from tasks.configuration import validate_params
 

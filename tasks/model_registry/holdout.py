@@ -3,7 +3,8 @@
 * :func:`make_holdout` draws the holdout: stratified, seeded by the root seed AND the dataset fingerprint, so
   the same data and seed always give the same rows, and new data gives a new holdout.
 * :func:`prepare_retrain_data` splits a business dataset into training rows and the holdout and derives both
-  sides' cost matrices from a cost model fit on the training rows only (``tasks.cost_models``).
+  sides' cost matrices from a cost model fit on the training rows only (``tasks.cost_models``), or, for a
+  user dataset ingested with its own cost columns, indexes those by the split's rows.
 """
 
 from __future__ import annotations
@@ -112,7 +113,7 @@ class RetrainData:
     holdout_features: object
     holdout_target: np.ndarray
     holdout_costs: np.ndarray
-    cost_model: str
+    cost_model: str | None
     cost_params: dict
 
     def summary(self) -> dict[str, object]:
@@ -142,7 +143,9 @@ def prepare_retrain_data(
     Parameters
     ----------
     dataset : tasks.datasets.Dataset
-        A dataset whose ``spec.cost_model`` names a cost model of ``tasks.cost_models.COST_MODELS``.
+        A dataset whose ``spec.cost_model`` names a cost model of ``tasks.cost_models.COST_MODELS``, or a
+        user dataset with its own ``cost_matrix`` (then ``cost_model`` is ``None`` and ``cost_params`` names
+        the cost columns).
     seed, holdout_fraction, max_rows
         See :func:`make_holdout`.
     cost_params : mapping, optional
@@ -151,12 +154,20 @@ def prepare_retrain_data(
     Raises
     ------
     ValueError
-        If the dataset has no cost model (it is not a business dataset).
+        If the dataset has no example-dependent costs (it is not a business dataset), or ``cost_params`` are
+        given for a dataset with its own cost columns.
     """
     cost_model_name = getattr(dataset.spec, "cost_model", None)
-    if not cost_model_name:
+    own_costs = getattr(dataset, "cost_matrix", None)
+    if not cost_model_name and own_costs is None:
         raise ValueError(
-            f"dataset {dataset.name!r} has no example-dependent cost model; retrain needs a business dataset"
+            f"dataset {dataset.name!r} has no example-dependent costs (a cost model or cost columns); "
+            "retrain needs a business dataset"
+        )
+    if own_costs is not None and cost_params:
+        raise ValueError(
+            f"dataset {dataset.name!r} has its own cost columns; cost_params {sorted(cost_params)} apply "
+            "only to a cost model"
         )
     holdout = make_holdout(
         dataset.target,
@@ -168,21 +179,27 @@ def prepare_retrain_data(
     train_features = dataset.features.iloc[holdout.train]
     holdout_features = dataset.features.iloc[holdout.holdout]
     train_target = np.asarray(dataset.target)[holdout.train]
-    costs = derive_split_costs(
-        cost_model_name, train_features, train_target, holdout_features, parameters=cost_params
-    )
+    if own_costs is not None:
+        train_costs, holdout_costs = own_costs[holdout.train], own_costs[holdout.holdout]
+        cost_params = {"cost_columns": ",".join(dataset.metadata.get("cost_columns", ()))}
+    else:
+        costs = derive_split_costs(
+            cost_model_name, train_features, train_target, holdout_features, parameters=cost_params
+        )
+        train_costs, holdout_costs = costs.train.values, costs.evaluated.values
+        cost_params = dict(costs.params())
     return RetrainData(
         dataset=dataset.name,
         fingerprint=dataset.fingerprint,
         holdout_key=holdout.key,
         train_features=train_features,
         train_target=train_target,
-        train_costs=costs.train.values,
+        train_costs=train_costs,
         holdout_features=holdout_features,
         holdout_target=np.asarray(dataset.target)[holdout.holdout],
-        holdout_costs=costs.evaluated.values,
+        holdout_costs=holdout_costs,
         cost_model=cost_model_name,
-        cost_params=dict(costs.params()),
+        cost_params=cost_params,
     )
 
 

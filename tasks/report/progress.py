@@ -14,7 +14,9 @@ from typing import NamedTuple
 
 __all__ = ["Progress", "ProgressCounts", "parse_progress_line"]
 
-_LINE = re.compile(r"^cells (?P<done>\d+)/(?P<total>\d+) \((?P<resumed>\d+) resumed, (?P<failed>\d+) failed\)")
+_LINE = re.compile(
+    r"^cells (?P<done>\d+)/(?P<total>\d+) \((?P<resumed>\d+) resumed, (?P<failed>\d+) failed\)"
+)
 
 
 class ProgressCounts(NamedTuple):
