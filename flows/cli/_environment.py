@@ -151,6 +151,12 @@ class PrefectApi:
             self.url = self._server.api_url
         return self.url
 
+    def close(self) -> None:
+        """Stop the temporary server this object started, if any (for runs that end before their flow)."""
+        server = getattr(self, "_server", None)
+        if self.temporary and server is not None and server.server_process is not None:
+            server.stop()
+
     def _log_tail(self, n_lines: int = 20) -> str:
         try:
             return "\n".join(self.log_path.read_text(errors="replace").splitlines()[-n_lines:])

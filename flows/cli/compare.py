@@ -17,8 +17,9 @@ import argparse
 import json
 import sys
 
-from flows.cli._common import flow_output_guard, json_safe
-from flows.cli._options import ListOption, add_parser, explain_invalid, option_names
+from flows.cli._common import json_safe
+from flows.cli._options import ListOption, add_parser, option_names
+from flows.cli._run import FlowInvalid, run_flow
 
 __all__ = ["describe_failures", "format_outcome", "params_from_args", "register"]
 
@@ -208,45 +209,22 @@ def _json_document(outcome: dict) -> dict:
 
 def run(args: argparse.Namespace) -> int:
     """Check, run the flow, print the outcome; see the module docstring for the exit status."""
-    from pydantic import ValidationError
-
-    from flows.cli._environment import PrefectApi, PrefectUnavailableError
+    from flows.cli._progress import CellProgressView
     from schemas.flow_params import CompareParams
-    from tasks.configuration import ProtocolError, quick_validate
 
     try:
-        params = quick_validate(CompareParams, params_from_args(args))
-    except (ValidationError, ProtocolError) as error:
-        explain_invalid("compare", error, args.options)
-        return 2
-    api = PrefectApi()
-    try:
-        api.start()
-        if api.temporary:
-            print(
-                f"cslearn compare: starting Prefect's temporary server (PREFECT_API_URL is not set; its log: "
-                f"{api.log_path})",
-                file=sys.stderr,
-            )
-        from flows.cli._progress import CellProgressView
-        from flows.compare import run_compare  # imports while the temporary server starts
-
-        api.wait()
-        with flow_output_guard(), CellProgressView(bar=False if args.no_progress else None):
-            outcome = run_compare(params)
-    except (ValidationError, ProtocolError) as error:  # names or data the snapshot could not check
-        explain_invalid("compare", error, args.options)
-        return 2
-    except PrefectUnavailableError as error:
-        print(f"cslearn compare: {error}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        print(
-            "cslearn compare: interrupted; the MLflow runs are marked KILLED and finished cells are kept "
-            "(rerun the same command to resume)",
-            file=sys.stderr,
+        outcome = run_flow(
+            "compare",
+            CompareParams,
+            params_from_args(args),
+            args.options,
+            "flows.compare:run_compare",
+            interrupted="the MLflow runs are marked KILLED and finished cells are kept (rerun the same "
+            "command to resume)",
+            view=lambda: CellProgressView(bar=False if args.no_progress else None),
         )
-        return 130
+    except FlowInvalid as ended:
+        return ended.status
     if args.json:
         print(json.dumps(_json_document(outcome), indent=2))
     else:

@@ -13,10 +13,10 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import sys
 
-from flows.cli._common import flow_output_guard, json_safe
-from flows.cli._options import ListOption, add_parser, explain_invalid, option_names
+from flows.cli._common import json_safe
+from flows.cli._options import ListOption, add_parser, option_names
+from flows.cli._run import FlowInvalid, run_flow
 
 __all__ = ["format_candidates", "params_from_args", "register"]
 
@@ -140,43 +140,19 @@ def format_candidates(outcome: dict) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Check, run the flow, print the outcome; exit status 2 on a bad configuration, 130 if interrupted."""
-    from pydantic import ValidationError
-
-    from flows.cli._environment import PrefectApi, PrefectUnavailableError
     from schemas.flow_params import RetrainParams
-    from tasks.configuration import quick_validate
 
-    raw = params_from_args(args)
     try:
-        params = quick_validate(RetrainParams, raw)
-    except ValidationError as error:
-        explain_invalid("retrain", error, args.options)
-        return 2
-    api = PrefectApi()
-    try:
-        api.start()
-        if api.temporary:
-            print(
-                f"cslearn retrain: starting Prefect's temporary server (PREFECT_API_URL is not set; its log: "
-                f"{api.log_path})",
-                file=sys.stderr,
-            )
-        from flows.retrain import retrain  # imports while the temporary server starts
-        from tasks.configuration import validate_params
-
-        params = validate_params(RetrainParams, params)  # the names of its own --cache-dir too
-        api.wait()
-        with flow_output_guard():
-            outcome = retrain(params)
-    except ValidationError as error:
-        explain_invalid("retrain", error, args.options)
-        return 2
-    except PrefectUnavailableError as error:
-        print(f"cslearn retrain: {error}", file=sys.stderr)
-        return 1
-    except KeyboardInterrupt:
-        print("cslearn retrain: interrupted; the MLflow runs are marked KILLED", file=sys.stderr)
-        return 130
+        outcome = run_flow(
+            "retrain",
+            RetrainParams,
+            params_from_args(args),
+            args.options,
+            "flows.retrain:retrain",
+            interrupted="the MLflow runs are marked KILLED",
+        )
+    except FlowInvalid as ended:
+        return ended.status
     if args.json:
         print(json.dumps(json_safe(outcome), indent=2))
     else:
