@@ -170,5 +170,5 @@ def registry_index() -> RegistryIndex:
         }
         parsed, changed = _parse(snapshot), True
     if changed:
-        atomic_write_bytes(path, json.dumps(snapshot, indent=1, sort_keys=True).encode())
+        atomic_write_bytes(path, json.dumps(snapshot, indent=1).encode())
     return parsed
