@@ -138,22 +138,23 @@ def params_from_args(args: argparse.Namespace) -> dict:
 
 
 def describe_failures(results) -> str | None:
-    """One line naming the failed cells, grouped by dataset, method and error (``None``: none failed).
+    """One line naming the failed cells, grouped by method and error (``None``: none failed).
 
     ``results`` is the flow's per-cell results table (``tasks.report.results_frame``).
     """
-    failed = results[results["status"] != "ok"].drop_duplicates(["dataset", "method", "repeat", "fold"])
+    cell_ids = ["dataset", "method", "repeat", "fold"]
+    failed = results[results["status"] != "ok"].drop_duplicates(cell_ids)
     if failed.empty:
         return None
-    cells = results.drop_duplicates(["dataset", "method", "repeat", "fold"])
-    groups = failed.groupby(["method", "dataset", "error"], dropna=False, sort=False).size()
-    parts = [
-        f"{method} on {dataset} ({count} cell{'s' * (count != 1)}): {str(error)[:_ERROR_LENGTH]}"
-        for (method, dataset, error), count in groups.items()
-    ]
+    groups = failed.fillna({"error": "unknown error"}).groupby(["method", "error"], sort=False)
+    parts = []
+    for (method, error), group in groups:
+        datasets = ", ".join(dict.fromkeys(group["dataset"]))
+        cells = f"{len(group)} cell{'s' * (len(group) != 1)}"
+        parts.append(f"{method} on {datasets} ({cells}): {error[:_ERROR_LENGTH]}")
     more = len(parts) - _FAILURES_SHOWN
     shown = "; ".join(parts[:_FAILURES_SHOWN]) + (f"; and {more} more" if more > 0 else "")
-    return f"{len(failed)} of {len(cells)} cells failed: {shown}"
+    return f"{len(failed)} of {len(results.drop_duplicates(cell_ids))} cells failed: {shown}"
 
 
 def format_outcome(outcome: dict) -> str:
