@@ -119,35 +119,26 @@ def main(quick: bool = False) -> None:
         server = _start_server(base, port)
         try:
             running = {**base, "PREFECT_API_URL": f"http://127.0.0.1:{port}/api"}
+
+            def sequential(seed: int) -> list[str]:
+                return [sys.executable, "-c", _SEQUENTIAL, str(seed), str(root / f"cells-{seed}")]
+
+            def command_line(seed: int) -> list[str]:
+                cells = str(root / f"cells-{seed}")
+                return [
+                    str(BIN / "cslearn"),
+                    "compare",
+                    *ARGUMENTS,
+                    "--seed",
+                    str(seed),
+                    "--cell-store",
+                    cells,
+                ]
+
             modes = {
-                "sequential (before): import the flow, then Prefect starts its server": (
-                    lambda seed: [sys.executable, "-c", _SEQUENTIAL, str(seed), str(root / f"cells-{seed}")],
-                    base,
-                ),
-                "cslearn compare: server started at once, imports overlap it": (
-                    lambda seed: [
-                        str(BIN / "cslearn"),
-                        "compare",
-                        *ARGUMENTS,
-                        "--seed",
-                        str(seed),
-                        "--cell-store",
-                        str(root / f"cells-{seed}"),
-                    ],
-                    base,
-                ),
-                "cslearn compare with PREFECT_API_URL (a running server)": (
-                    lambda seed: [
-                        str(BIN / "cslearn"),
-                        "compare",
-                        *ARGUMENTS,
-                        "--seed",
-                        str(seed),
-                        "--cell-store",
-                        str(root / f"cells-{seed}"),
-                    ],
-                    running,
-                ),
+                "sequential (before): import the flow, then Prefect starts its server": (sequential, base),
+                "cslearn compare: server started at once, imports overlap it": (command_line, base),
+                "cslearn compare with PREFECT_API_URL (a running server)": (command_line, running),
             }
             for index, (command, environment) in enumerate(modes.values()):  # untimed: create the stores
                 _timed(command(1000 + index), environment)

@@ -300,16 +300,22 @@ def ingest_datasets(args: argparse.Namespace) -> int:
             return 2
         jobs = [("file", args.names[0])]
     else:
-        names = [part.strip() for name in args.names for part in name.split(",") if part.strip()]
+        names = [
+            part.strip()
+            for name in args.names
+            for part in ([name] if Path(name).is_file() else name.split(","))
+            if part.strip()
+        ]
         known = dataset_names(cache_dir=args.cache_dir)
         unknown = [name for name in names if name not in known]
+        for name in unknown:
+            if Path(name).is_file():
+                print(f"error: {name} is a file; a file needs --target COLUMN", file=sys.stderr)
+                continue
+            close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            print(f"error: unknown dataset {name!r}{hint}", file=sys.stderr)
         if unknown:
-            if any(Path(name).is_file() for name in unknown):
-                print(f"error: {unknown} is a file: ingest it with --target COLUMN", file=sys.stderr)
-            for name in unknown:
-                close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
-                hint = f"; did you mean {close[0]!r}?" if close else ""
-                print(f"error: unknown dataset {name!r}{hint}", file=sys.stderr)
             print("(`cslearn datasets list` shows every dataset)", file=sys.stderr)
             return 2
         jobs = [("registry" if name in DATASETS else "user", name) for name in names]
