@@ -3,19 +3,27 @@
 - :func:`apply_environment_defaults`: the settings of ``../shared/spec/stack.md`` that keep Prefect and MLflow
   local and quiet, and a start-up timeout for Prefect's temporary server that a loaded machine can meet; each
   applies only when the user has not set that variable (``make`` sets the same values).
-- :class:`PrefectApi`: the Prefect API a flow will talk to, made ready while the caller imports the flow. With
-  ``PREFECT_API_URL`` set (environment or Prefect profile), that server is checked for health and reused;
-  otherwise ONE temporary server is started in the background at once (its start-up, 5-15 s, overlaps the
-  seconds the flow's imports take) and Prefect's flows use it: Prefect keeps one temporary server per process
-  and stops it at exit. The server's own output (including the tracebacks it prints when stopped while still
-  recording events) goes to ``$PREFECT_HOME/temporary-server.log`` instead of the terminal.
+- :class:`PrefectApi`: the Prefect API a flow will talk to, made ready while the caller imports the flow.
+  With ``PREFECT_API_URL`` set (environment or Prefect profile), that server is checked for health and
+  reused. Otherwise the command starts Prefect's temporary server itself, the way Prefect does (``uvicorn``
+  serving ``prefect.server.api.server:create_app`` as an ephemeral server without UI, on a free loopback
+  port), but at once, before Prefect is even imported, so its start-up overlaps the seconds the flow's
+  imports take, and the flow then talks to it as to a configured server, which spares this process
+  importing Prefect's server code. When the flow is done, Prefect's log and event queues are drained and the
+  server stopped; its output (including what its services print when stopped) goes to
+  ``$PREFECT_HOME/temporary-server.log`` instead of the terminal.
 """
 
 from __future__ import annotations
 
+import atexit
 import contextlib
+import importlib.util
 import os
-import threading
+import socket
+import subprocess
+import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -45,85 +53,77 @@ class PrefectUnavailableError(RuntimeError):
     what to do."""
 
 
-@contextlib.contextmanager
-def _output_to(log_path: Path) -> Iterator[None]:
-    """Point file descriptors 1 and 2 at ``log_path`` while a child process is started (it inherits them)."""
-    log_path.parent.mkdir(parents=True, exist_ok=True)
-    with open(log_path, "ab") as log:
-        saved = [os.dup(1), os.dup(2)]
-        try:
-            os.dup2(log.fileno(), 1)
-            os.dup2(log.fileno(), 2)
-            yield
-        finally:
-            for descriptor, copy in zip((1, 2), saved, strict=True):
-                os.dup2(copy, descriptor)
-                os.close(copy)
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
 
 
-def _temporary_server_class():
-    from prefect.server.api.server import SubprocessASGIServer
+def _prefect_home() -> Path:
+    """``PREFECT_HOME`` as Prefect resolves it from the environment (default ``~/.prefect``)."""
+    return Path(os.environ.get("PREFECT_HOME") or "~/.prefect").expanduser()
 
-    class LoggedTemporaryServer(SubprocessASGIServer):
-        """Prefect's temporary server with its output in a log file."""
 
-        log_path: Path
-
-        def _run_uvicorn_command(self):
-            with _output_to(self.log_path):
-                return super()._run_uvicorn_command()
-
-    return SubprocessASGIServer, LoggedTemporaryServer
+#: Exit status of uvicorn when its port is taken (Prefect retries on another port too).
+_PORT_TAKEN = 3
 
 
 class PrefectApi:
-    """The Prefect API of the flows this process runs: :meth:`start` early, :meth:`wait` before the flow."""
+    """The Prefect API of the flows this process runs: :meth:`start` early, :meth:`wait` before the flow,
+    :meth:`settings` around it, :meth:`close` after it (see the module docstring)."""
 
     def __init__(self) -> None:
         self.url: str | None = None
         self.temporary = False
-        self.log_path: Path | None = None
-        self._thread: threading.Thread | None = None
-        self._error: BaseException | None = None
+        self.log_path = _prefect_home() / "temporary-server.log"
+        self._process: subprocess.Popen | None = None
 
     def start(self) -> None:
-        """Check the configured server, or start the temporary one in the background.
+        """Check the server ``PREFECT_API_URL`` names, or start the temporary one in the background.
 
         Raises
         ------
         PrefectUnavailableError
             ``PREFECT_API_URL`` is set but its server does not answer ``/health``.
         """
-        from prefect.settings import get_current_settings
-
-        settings = get_current_settings()
-        self.url = settings.api.url
-        if self.url:
-            self._check_health(self.url)
+        configured = os.environ.get("PREFECT_API_URL")
+        if configured:
+            self.url = configured
+            self._check_health(configured)
             return
-        base, logged = _temporary_server_class()
-        existing = base._instances.get(None)
-        if existing is not None and existing.running:  # this process already has one: Prefect reuses it
-            self.url = existing.api_url
-            return
-        server = logged()
-        server.log_path = self.log_path = Path(settings.home) / "temporary-server.log"
         self.temporary = True
-        self._thread = threading.Thread(target=self._run, args=(server,), name="prefect-start", daemon=True)
-        self._thread.start()
-        self._server = server
+        self._launch()
+        atexit.register(self._stop_process)  # before Prefect registers its own exit handlers: runs after them
 
-    def _run(self, server) -> None:
-        try:
-            server.start()
-        except BaseException as error:  # reported by wait()
-            self._error = error
+    def _launch(self) -> None:
+        port = _free_port()
+        self.url = f"http://127.0.0.1:{port}/api"
+        prefect_folder = Path(importlib.util.find_spec("prefect").submodule_search_locations[0])
+        command = [
+            sys.executable, "-m", "uvicorn", "--app-dir", str(prefect_folder.parent), "--factory",
+            "prefect.server.api.server:create_app", "--host", "127.0.0.1", "--port", str(port),
+            "--log-level", "error", "--lifespan", "on",
+        ]  # fmt: skip
+        server_settings = {
+            "PREFECT_UI_ENABLED": "0",
+            "PREFECT__SERVER_EPHEMERAL": "1",
+            "PREFECT__SERVER_FINAL": "1",
+        }
+        self.log_path.parent.mkdir(parents=True, exist_ok=True)
+        with open(self.log_path, "ab") as log:
+            self._process = subprocess.Popen(
+                command,
+                env={**os.environ, **server_settings},
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=log,
+            )
 
-    def _check_health(self, url: str) -> None:
+    def _check_health(self, url: str, timeout: float = HEALTH_TIMEOUT_SECONDS) -> None:
         import httpx
 
         try:
-            response = httpx.get(f"{url.rstrip('/')}/health", timeout=HEALTH_TIMEOUT_SECONDS)
+            response = httpx.get(f"{url.rstrip('/')}/health", timeout=timeout)
             response.raise_for_status()
         except httpx.HTTPError as error:
             raise PrefectUnavailableError(
@@ -133,29 +133,78 @@ class PrefectApi:
             ) from None
 
     def wait(self) -> str:
-        """Block until the API answers; return its URL.
+        """Block until the API answers; return its URL. A server configured in the Prefect profile (not the
+        environment) replaces a temporary one started before the profile could be read.
 
         Raises
         ------
         PrefectUnavailableError
-            The temporary server did not start (the message carries the end of its log).
+            The configured server does not answer, or the temporary one did not start in
+            ``PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS`` (the message ends with its log).
         """
-        if self._thread is not None:
-            self._thread.join()
-            self._thread = None
-            if self._error is not None:
-                raise PrefectUnavailableError(
-                    f"Prefect's temporary server did not start: {self._error}\nend of its log "
-                    f"({self.log_path}):\n{self._log_tail()}"
-                ) from self._error
-            self.url = self._server.api_url
-        return self.url
+        from prefect.settings import get_current_settings
+
+        settings = get_current_settings()
+        if self.temporary and settings.api.url:
+            self._stop_process()
+            self.temporary, self.url = False, settings.api.url
+            self._check_health(self.url)
+        if not self.temporary:
+            return self.url
+        import httpx
+
+        deadline = time.monotonic() + settings.server.ephemeral.startup_timeout_seconds
+        while time.monotonic() < deadline:
+            if self._process.poll() == _PORT_TAKEN:
+                self._launch()
+            elif self._process.poll() is not None:
+                break
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(f"{self.url}/health", timeout=5).status_code == 200:
+                    return self.url
+            time.sleep(0.1)
+        self._stop_process()
+        timeout = settings.server.ephemeral.startup_timeout_seconds
+        raise PrefectUnavailableError(
+            f"Prefect's temporary server did not start in {timeout:g} s "
+            f"(PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS); end of its log ({self.log_path}):\n"
+            f"{self._log_tail()}"
+        )
+
+    @contextlib.contextmanager
+    def settings(self) -> Iterator[None]:
+        """Prefect's settings while the flow runs: the temporary server's URL as ``PREFECT_API_URL``, and no
+        UI links (the temporary server has no UI and stops with the command)."""
+        if not self.temporary:
+            yield
+            return
+        from prefect.settings import PREFECT_API_URL, PREFECT_UI_URL, temporary_settings
+
+        with temporary_settings(updates={PREFECT_API_URL: self.url, PREFECT_UI_URL: ""}):
+            yield
 
     def close(self) -> None:
-        """Stop the temporary server this object started, if any (for runs that end before their flow)."""
-        server = getattr(self, "_server", None)
-        if self.temporary and server is not None and server.server_process is not None:
-            server.stop()
+        """Send Prefect's queued logs and events, then stop the temporary server this object started."""
+        if self._process is None:
+            return
+        if "prefect" in sys.modules:
+            from prefect.events.worker import EventsWorker
+            from prefect.logging.handlers import APILogWorker
+
+            APILogWorker.drain_all(timeout=10)
+            EventsWorker.drain_all(timeout=10)
+        self._stop_process()
+
+    def _stop_process(self) -> None:
+        process, self._process = self._process, None
+        if process is None or process.poll() is not None:
+            return
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
 
     def _log_tail(self, n_lines: int = 20) -> str:
         try:

@@ -4,7 +4,7 @@ while the flow's modules import, run the flow, and turn each way it can end into
 1. ``tasks.configuration.quick_validate`` against the registry snapshot (nothing heavy imported): a bad
    configuration is explained per option (:func:`flows.cli._options.explain_invalid`), exit status 2;
 2. :class:`flows.cli._environment.PrefectApi` checks the configured server, or starts the temporary one in
-   the background;
+   the background (and, once the flow is done, drains Prefect's queues and stops it);
 3. the flow's module is imported (seconds: scikit-learn, MLflow, pandas) while that server starts, and the
    configuration is validated again against the live registries (``validate_params``: a user dataset of
    another cache folder, a method registered at run time);
@@ -71,7 +71,7 @@ def run_flow(
     from flows.cli._environment import PrefectApi, PrefectUnavailableError
     from tasks.configuration import ProtocolError, quick_validate, validate_params
 
-    api, flow_started = PrefectApi(), False
+    api = PrefectApi()
     try:
         params = quick_validate(model, raw)
         api.start()
@@ -85,15 +85,12 @@ def run_flow(
         function = getattr(importlib.import_module(module_name), function_name)
         params = validate_params(model, params)
         api.wait()
-        flow_started = True
-        with flow_output_guard(), view():
+        with flow_output_guard(), api.settings(), view():
             return function(params)
     except (ValidationError, ProtocolError) as error:
         if isinstance(error, ValidationError) and error.title != model.__name__:
             raise  # not the configuration: a failure inside the flow
         explain_invalid(command, error, options)  # a ProtocolError: class counts known once described
-        if not flow_started:  # a started flow's logs still go to the server: Prefect stops it at exit
-            api.close()
         raise FlowInvalid(2) from None
     except PrefectUnavailableError as error:
         print(f"cslearn {command}: {error}", file=sys.stderr)
@@ -101,3 +98,5 @@ def run_flow(
     except KeyboardInterrupt:
         print(f"cslearn {command}: interrupted; {interrupted}", file=sys.stderr)
         raise FlowInvalid(130) from None
+    finally:
+        api.close()

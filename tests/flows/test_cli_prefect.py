@@ -17,8 +17,9 @@ from flows.cli._environment import PrefectApi
 from tests.servers import free_port
 
 
-def test_a_configured_server_that_does_not_answer_is_named_with_what_to_do(tmp_path, capsys):
+def test_a_configured_server_that_does_not_answer_is_named_with_what_to_do(tmp_path, capsys, monkeypatch):
     url = f"http://127.0.0.1:{free_port()}/api"
+    monkeypatch.setenv("PREFECT_API_URL", url)
     with temporary_settings(updates={PREFECT_API_URL: url}):
         status = main(["compare", "--methods", "dt", "--folds", "2", "--cell-store", str(tmp_path / "cells")])
     assert status == 1
