@@ -7,7 +7,8 @@ exit:
 - ``sequential``: what the command did before: import the flow, then call it; Prefect starts its temporary
   server when the flow starts, so server start-up follows the imports;
 - ``cslearn compare``: the command now: the configuration checked against the registry snapshot, Prefect's
-  temporary server started at once in the background, the flow's imports overlapping its start-up;
+  temporary server started at once (before Prefect is imported), the flow's imports overlapping its start-up,
+  and the flow talking to it as to a configured server (no server code imported by the command);
 - ``cslearn compare`` with ``PREFECT_API_URL`` set to a server already running (``make deploy``'s, or
   ``prefect server start``): no server start at all.
 
@@ -137,7 +138,7 @@ def main(quick: bool = False) -> None:
 
             modes = {
                 "sequential (before): import the flow, then Prefect starts its server": (sequential, base),
-                "cslearn compare: server started at once, imports overlap it": (command_line, base),
+                "cslearn compare: temporary server started first, imports overlap it": (command_line, base),
                 "cslearn compare with PREFECT_API_URL (a running server)": (command_line, running),
             }
             for index, (command, environment) in enumerate(modes.values()):  # untimed: create the stores
