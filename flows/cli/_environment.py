@@ -10,7 +10,8 @@
   port), but at once, before Prefect is even imported, so its start-up overlaps the seconds the flow's
   imports take, and the flow then talks to it as to a configured server, which spares this process
   importing Prefect's server code. When the flow is done, Prefect's log and event queues are drained and the
-  server stopped; its output (including what its services print when stopped) goes to
+  server stopped; it also stops when this process ends any other way, even killed (Linux: the server asks
+  for SIGTERM on its parent's death). Its output (including what its services print when stopped) goes to
   ``$PREFECT_HOME/temporary-server.log`` instead of the terminal.
 """
 
@@ -64,6 +65,19 @@ def _prefect_home() -> Path:
     return Path(os.environ.get("PREFECT_HOME") or "~/.prefect").expanduser()
 
 
+#: What the temporary server's process runs: ask for SIGTERM when the command's process ends, however it ends
+#: (even killed; Linux ``PR_SET_PDEATHSIG``), so the server never outlives its command, then run
+#: ``python -m uvicorn`` with the remaining arguments (Prefect's own command line for its ephemeral server).
+_SERVER_BOOTSTRAP = """
+import ctypes, os, runpy, signal, sys
+parent = int(sys.argv.pop(1))
+if sys.platform == "linux":
+    ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)
+if os.getppid() != parent:
+    sys.exit(0)
+runpy.run_module("uvicorn", run_name="__main__", alter_sys=True)
+"""
+
 #: Exit status of uvicorn when its port is taken (Prefect retries on another port too).
 _PORT_TAKEN = 3
 
@@ -100,9 +114,9 @@ class PrefectApi:
         self.url = f"http://127.0.0.1:{port}/api"
         prefect_folder = Path(importlib.util.find_spec("prefect").submodule_search_locations[0])
         command = [
-            sys.executable, "-m", "uvicorn", "--app-dir", str(prefect_folder.parent), "--factory",
-            "prefect.server.api.server:create_app", "--host", "127.0.0.1", "--port", str(port),
-            "--log-level", "error", "--lifespan", "on",
+            sys.executable, "-c", _SERVER_BOOTSTRAP, str(os.getpid()),
+            "--app-dir", str(prefect_folder.parent), "--factory", "prefect.server.api.server:create_app",
+            "--host", "127.0.0.1", "--port", str(port), "--log-level", "error", "--lifespan", "on",
         ]  # fmt: skip
         server_settings = {
             "PREFECT_UI_ENABLED": "0",

@@ -21,11 +21,12 @@ from collections.abc import Callable
 from flows.cli._common import flow_output_guard
 from flows.cli._options import explain_invalid
 
-__all__ = ["FlowInvalid", "run_flow"]
+__all__ = ["RunStopped", "run_flow"]
 
 
-class FlowInvalid(Exception):
-    """The run ended before the flow: ``status`` is the exit status, the reason was printed."""
+class RunStopped(Exception):
+    """The run stopped without the flow's outcome (bad configuration, no Prefect API, interrupted):
+    ``status`` is the exit status; the reason was printed."""
 
     def __init__(self, status: int):
         super().__init__(status)
@@ -63,7 +64,7 @@ def run_flow(
 
     Raises
     ------
-    FlowInvalid
+    RunStopped
         When the run ended before or instead of the flow's outcome; the reason was printed to stderr.
     """
     from pydantic import ValidationError
@@ -91,12 +92,12 @@ def run_flow(
         if isinstance(error, ValidationError) and error.title != model.__name__:
             raise  # not the configuration: a failure inside the flow
         explain_invalid(command, error, options)  # a ProtocolError: class counts known once described
-        raise FlowInvalid(2) from None
+        raise RunStopped(2) from None
     except PrefectUnavailableError as error:
         print(f"cslearn {command}: {error}", file=sys.stderr)
-        raise FlowInvalid(1) from None
+        raise RunStopped(1) from None
     except KeyboardInterrupt:
         print(f"cslearn {command}: interrupted; {interrupted}", file=sys.stderr)
-        raise FlowInvalid(130) from None
+        raise RunStopped(130) from None
     finally:
         api.close()

@@ -19,7 +19,7 @@ import sys
 
 from flows.cli._common import json_safe
 from flows.cli._options import ListOption, add_parser, option_names
-from flows.cli._run import FlowInvalid, run_flow
+from flows.cli._run import RunStopped, run_flow
 
 __all__ = ["describe_failures", "format_outcome", "params_from_args", "register"]
 
@@ -224,7 +224,7 @@ def run(args: argparse.Namespace) -> int:
             "command to resume)",
             view=lambda: CellProgressView(bar=False if args.no_progress else None),
         )
-    except FlowInvalid as ended:
+    except RunStopped as ended:
         return ended.status
     if args.json:
         print(json.dumps(_json_document(outcome), indent=2))

@@ -16,7 +16,7 @@ import math
 
 from flows.cli._common import json_safe
 from flows.cli._options import ListOption, add_parser, option_names
-from flows.cli._run import FlowInvalid, run_flow
+from flows.cli._run import RunStopped, run_flow
 
 __all__ = ["format_candidates", "params_from_args", "register"]
 
@@ -151,7 +151,7 @@ def run(args: argparse.Namespace) -> int:
             "flows.retrain:retrain",
             interrupted="the MLflow runs are marked KILLED",
         )
-    except FlowInvalid as ended:
+    except RunStopped as ended:
         return ended.status
     if args.json:
         print(json.dumps(json_safe(outcome), indent=2))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -79,3 +80,37 @@ def test_compare_works_outside_make_with_a_temporary_server_and_a_quiet_terminal
     run_id = out.split("MLflow parent run ")[1].split()[0]
     store = f"sqlite:///{tmp_path / 'home' / 'mlflow' / 'mlflow.db'}"
     assert MlflowClient(store).get_run(run_id).info.status == "FINISHED"
+
+
+_KILLED_COMMAND = """
+import sys, time
+from flows.cli._environment import PrefectApi
+api = PrefectApi()
+api.start()
+print(api._process.pid, flush=True)
+api.wait()
+print("ready", flush=True)
+time.sleep(600)
+"""
+
+
+def test_the_temporary_server_never_outlives_its_command_even_killed(tmp_path):
+    environment = {**os.environ, "PREFECT_HOME": str(tmp_path / "prefect")}
+    environment.pop("PREFECT_API_URL", None)
+    command = subprocess.Popen(
+        [sys.executable, "-c", _KILLED_COMMAND], stdout=subprocess.PIPE, text=True, env=environment
+    )
+    server_pid = int(command.stdout.readline())
+    assert command.stdout.readline().strip() == "ready"
+    os.kill(server_pid, 0)  # the server runs
+    command.kill()  # SIGKILL: no exit handler runs in the command
+    command.wait()
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            os.kill(server_pid, 0)
+        except ProcessLookupError:
+            return
+        time.sleep(0.2)
+    os.kill(server_pid, 9)
+    pytest.fail("the temporary server outlived its killed command")
