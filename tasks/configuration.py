@@ -23,6 +23,7 @@ import importlib
 import math
 import sys
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import TypeVar
 
 from pydantic import BaseModel
@@ -31,7 +32,6 @@ from schemas.flow_params import CompareParams
 
 __all__ = [
     "ProtocolError",
-    "business_datasets",
     "check_protocol",
     "protocol_problems",
     "quick_context",
@@ -51,12 +51,14 @@ class ProtocolError(ValueError):
         super().__init__("; ".join(self.problems))
 
 
-def business_datasets(*, cache_dir=None) -> list[str]:
-    """Names of the datasets with example-dependent costs: a cost model, or a user's cost columns."""
-    from tasks.datasets import available_datasets
+def _dataset_entries(cache_dir) -> dict:
+    """Every usable dataset's entry; a given cache folder that does not exist yet holds no user dataset and is
+    not created by looking."""
+    from tasks.datasets import DATASETS, DatasetEntry, available_datasets
 
-    entries = available_datasets(cache_dir=cache_dir)
-    return sorted(name for name, entry in entries.items() if entry.has_example_costs)
+    if cache_dir is not None and not Path(cache_dir).expanduser().is_dir():
+        return {name: DatasetEntry(name, "registered", spec) for name, spec in DATASETS.items()}
+    return available_datasets(cache_dir=cache_dir)
 
 
 def _live_methods() -> dict[str, type]:
@@ -68,15 +70,14 @@ def registry_context(*, cache_dir=None) -> dict:
 
     ``cache_dir`` is the dataset cache whose user datasets count (default: the data layer's).
     """
-    from tasks.datasets import DATASETS, dataset_names
-
     methods = _live_methods()
+    entries = _dataset_entries(cache_dir)
     return {
         "methods": sorted(methods),
         "method_parameters": {key: sorted(methods[key]().get_params(deep=False)) for key in methods},
-        "datasets": list(dataset_names(cache_dir=cache_dir)),
-        "registered_datasets": list(DATASETS),
-        "business_datasets": business_datasets(cache_dir=cache_dir),
+        "datasets": list(entries),
+        "registered_datasets": [name for name, entry in entries.items() if entry.kind == "registered"],
+        "business_datasets": sorted(name for name, entry in entries.items() if entry.has_example_costs),
     }
 
 
