@@ -21,6 +21,7 @@ from __future__ import annotations
 import importlib.metadata
 import json
 import tempfile
+import warnings
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -77,7 +78,11 @@ def serving_signature(model: CostAwareModel, input_example) -> ModelSignature:
     outputs: the columns of :meth:`.serving.CostAwareModel.predict` on ``input_example``."""
     features = infer_signature(input_example).inputs
     costs = [ColSpec("double", column, required=False) for column in COST_COLUMNS]
-    outputs = infer_signature(input_example, model.predict(input_example)).outputs
+    with warnings.catch_warnings():  # MLflow's hint on integer columns concerns inputs, not the decision
+        warnings.filterwarnings(
+            "ignore", message="Hint: Inferred schema contains integer", category=UserWarning
+        )
+        outputs = infer_signature(input_example, model.predict(input_example)).outputs
     return ModelSignature(inputs=Schema([*features.inputs, *costs]), outputs=outputs)
 
 

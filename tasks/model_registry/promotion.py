@@ -205,10 +205,11 @@ def _create_version(client: MlflowClient, model_name: str, best: CandidateResult
             tags=tags,
             model_id=best.model_id,
         )
-    entry = {"name": model_name, "version": str(version.version)}
+    entry = {"name": model_name, "version": int(version.version)}  # as MLflow's server writes it
     listed = json.loads(client.get_logged_model(best.model_id).tags.get(MLFLOW_MODEL_VERSIONS) or "[]")
     if not any(
-        str(item.get("version")) == entry["version"] and item.get("name") == model_name for item in listed
+        str(item.get("version")) == str(entry["version"]) and item.get("name") == model_name
+        for item in listed
     ):
         client.set_logged_model_tags(best.model_id, {MLFLOW_MODEL_VERSIONS: json.dumps([*listed, entry])})
     return version
