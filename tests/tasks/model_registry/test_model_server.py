@@ -1,4 +1,4 @@
-"""The registered champion served by ``mlflow models serve`` on 127.0.0.1, asked over REST, as a client asks.
+"""The registered champion served by ``mlflow models serve`` on 127.0.0.1 and asked over REST.
 
 For each business dataset (a stratified row cap keeps it quick) a Bayes minimum risk model is fit with the
 training costs, logged with its cost model, registered as champion and served; the holdout's raw rows are
