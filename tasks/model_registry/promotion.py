@@ -262,8 +262,9 @@ def register_and_promote(
             version=None,
             alias=None,
             reason=(
-                f"nothing registered: {best.method} with the same data fingerprint, code commit"
-                f" {commit[:12]} and holdout scores {best.savings:.4f}, as champion v{champion.version} does"
+                f"nothing registered: {best.method} (savings {best.savings:.4f}) repeats champion"
+                f" v{champion.version}: same method, data fingerprint, code commit {commit[:12]}, holdout and"
+                " score"
             ),
             savings=float(best.savings),
             previous_champion_version=previous_version,

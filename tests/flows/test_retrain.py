@@ -135,8 +135,8 @@ def test_a_retrain_that_repeats_the_champion_registers_nothing_and_says_so(retra
         None,
     )
     assert third["candidates"] == pytest.approx(first["candidates"])
-    assert third["reason"].startswith(f"nothing registered: {first['best']} with the same data fingerprint")
-    assert third["reason"].endswith("as champion v1 does")
+    assert third["reason"].startswith(f"nothing registered: {first['best']} (savings")
+    assert "repeats champion v1: same method, data fingerprint, code commit" in third["reason"]
     versions = client.search_model_versions(f"name='{first['model_name']}'")
     assert sorted(str(version.version) for version in versions) == ["1", "2"]
     tags = client.get_run(third["parent_run_id"]).data.tags

@@ -95,13 +95,13 @@ def test_the_table_says_when_nothing_was_registered():
         "registered": False,
         "version": None,
         "alias": None,
-        "reason": "nothing registered: dt with the same data fingerprint, code commit abc and holdout scores"
-        " 0.1000, as champion v3 does",
+        "reason": "nothing registered: dt (savings 0.1000) repeats champion v3: same method, data"
+        " fingerprint, code commit abc, holdout and score",
         "previous_champion_version": "3",
         "previous_champion_savings": 0.1,
         "parent_run_id": "abc123",
     }
     assert format_candidates(outcome).splitlines()[-2] == (
-        "cslearn-direct-marketing: nothing registered: dt with the same data fingerprint, code commit abc and"
-        " holdout scores 0.1000, as champion v3 does"
+        "cslearn-direct-marketing: nothing registered: dt (savings 0.1000) repeats champion v3: same method,"
+        " data fingerprint, code commit abc, holdout and score"
     )

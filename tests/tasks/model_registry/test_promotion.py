@@ -132,8 +132,8 @@ def test_a_retrain_that_repeats_the_champion_registers_nothing_and_says_so(logge
     assert (again.registered, again.outcome, again.version, again.alias) == (False, UNCHANGED, None, None)
     assert again.previous_champion_savings == pytest.approx(good.savings)
     assert again.reason == (
-        f"nothing registered: bmr-lr with the same data fingerprint, code commit c0ffee and holdout scores"
-        f" {good.savings:.4f}, as champion v1 does"
+        f"nothing registered: bmr-lr (savings {good.savings:.4f}) repeats champion v1: same method, data"
+        " fingerprint, code commit c0ffee, holdout and score"
     )
     assert [str(version.version) for version in client.search_model_versions(f"name='{name}'")] == ["1"]
     tags = client.get_run(parent).data.tags
