@@ -3,16 +3,27 @@
 from __future__ import annotations
 
 import json
+import sys
+from pathlib import Path
 
+import mlflow.sklearn
 import numpy as np
 import pandas as pd
 import pytest
 
+import algorithms
 from algorithms import METHODS
 from algorithms.cost import bayes_minimum_risk_thresholds
 from algorithms.metrics import COST_COLUMNS, savings_score
 from tasks.cost_models import CreditScoringCostModel
-from tasks.model_registry import CostAwareModel, cost_model_from_state, cost_model_state
+from tasks.model_registry import (
+    CostAwareModel,
+    cost_model_from_state,
+    cost_model_state,
+    skops_safe_copy,
+    skops_trusted_types,
+)
+from tasks.model_registry.serving import load_model_folder
 
 
 @pytest.fixture(scope="module")
@@ -111,3 +122,33 @@ def test_savings_of_the_served_decisions_equal_the_holdout_savings(fitted):
     assert savings_score(data.holdout_target, served["decision"], data.holdout_costs) == savings_score(
         data.holdout_target, direct, data.holdout_costs
     )
+
+
+def test_a_model_folder_with_bundled_code_loads_without_touching_sys_path(fitted, tmp_path):
+    """Older artifacts shipped ``code/algorithms``: cslearn's loader never puts it on ``sys.path``."""
+    data, models = fitted
+    planted = tmp_path / "planted"
+    (planted / "algorithms").mkdir(parents=True)
+    marker = tmp_path / "ran"
+    (planted / "algorithms" / "__init__.py").write_text(f"open({str(marker)!r}, 'w').write('ran')\n")
+    folder = tmp_path / "model"
+    written = skops_safe_copy(models["csdt"])
+    mlflow.sklearn.save_model(
+        written,
+        str(folder),
+        serialization_format="skops",
+        skops_trusted_types=skops_trusted_types(written),
+        code_paths=[str(planted / "algorithms")],
+    )
+    assert (folder / "code" / "algorithms" / "__init__.py").is_file()
+    path_before = list(sys.path)
+    loaded = load_model_folder(folder)
+    assert sys.path == path_before and not marker.exists()
+    assert (
+        Path(sys.modules["algorithms"].__file__).resolve().parent
+        == Path(algorithms.__file__).resolve().parent
+    )
+    np.testing.assert_array_equal(
+        loaded.estimator.predict(data.holdout_features), models["csdt"].predict(data.holdout_features)
+    )
+    assert loaded.cost_model is None  # no cost_model.json: costs must come with the request
