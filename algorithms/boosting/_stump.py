@@ -37,22 +37,24 @@ sorted positions where the value rises; only the weights change between rounds. 
 1. *Boundary sums* (:func:`_boundary_sums`): one compiled pass per feature over its sorted rows gathers the
    signed weights (the sign carries the class) and keeps the two running class sums, storing them every
    ``CHUNK`` rows. Two features share one loop, so their chains of additions overlap. This pass is the least
-   work of any exact search (a gather and a running sum per sample and feature); the calling thread and one
-   helper thread share it (:func:`_run_blocks`).
+   work of any exact search (a gather and a running sum per sample and feature).
 2. *Bounds* (:func:`_box_bound`): the score of a split is a convex function of the left leaf's class sums
    ``(w_L0, w_L1)``: each leaf term is the perspective of a convex function of the class fraction
    (``t^2 + (1 - t)^2`` for gini, ``t ln t + (1 - t) ln(1 - t)`` for entropy) or minus a minimum (error),
-   and the right leaf's sums are the totals minus the left's. Running sums only grow, so within a chunk they
-   stay in the box spanned by the sums at its two boundaries, and no split inside scores more than the best
-   corner of that box. Chunks (first in groups of ``GROUP``) whose bound is below the best score found so far
-   are skipped.
-3. *Exact scan* (:func:`_scan_chunk`): the remaining chunks (a few dozen of the ~35,000 of a 45,000 x 50
-   problem) are scanned from their stored sums exactly as a plain scan scans them: the same running sums,
-   candidates and scores, and ties go to the lowest feature, then the lowest position. The chosen split is the
-   one a full scan chooses.
+   and the right leaf's sums are the totals minus the left's. Running sums only grow, so between two
+   boundaries they stay in the box the boundary sums span, and no split there scores more than the best
+   corner of the box. Steps 1 and 2 for a group of ``GROUP`` chunks (:func:`_summarise_features`) run on the
+   calling thread and a helper thread, which claim blocks of features in turn (:func:`_run_blocks`).
+3. *Search* (:func:`_best_split`): the group with the highest bound is searched first; every other group
+   whose bound reaches the best score so far is halved until its chunks (:func:`_search_group`), and a chunk
+   whose bound reaches it is scanned exactly from its stored sums (:func:`_scan_chunk`): the same running
+   sums, candidates and scores as a plain scan of every row, ties going to the lowest feature, then the
+   lowest position. So the chosen split is the plain scan's, while only a few dozen of the ~35,000 chunks of
+   a 45,000 x 50 problem are scanned.
 
-``benchmarks/bench_boosting.py`` times each step against the least-work scan (gather and running sums alone)
-and the helper thread with and without a second busy process; ``docs/benchmarks.md`` has the figures.
+``benchmarks/bench_stump.py`` times a round against the least-work scan (gather and running sums alone),
+splits it into these steps, and compares the helper thread with numba's ``parallel=True`` when the machine
+is shared; ``docs/benchmarks.md`` has the figures.
 """
 
 from __future__ import annotations
@@ -62,6 +64,7 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 
+import numba
 import numpy as np
 from numba import njit
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
@@ -78,14 +81,14 @@ _GINI, _ENTROPY, _ERROR = CRITERIA["gini"], CRITERIA["entropy"], CRITERIA["error
 
 #: Sorted rows between two stored running sums (the unit of the exact rescan).
 CHUNK = 64
-#: Chunks per coarse bound: a group is bounded first, its chunks only if the group may hold the best split.
+#: Chunks per group: a group is bounded as a whole, then halved while it may hold the best split.
 GROUP = 16
 #: Relative slack of a bound against rounding (the bound and the scores are computed in float64, so they may
 #: disagree in the last bits; a chunk is skipped only when its bound is lower by more than this share).
 PRUNING_SLACK = 1e-9
 #: Work below this many (sample, feature) pairs per round runs on the calling thread alone.
 _MIN_THREADED_WORK = 1 << 18
-#: Features per block of the boundary-sum pass and the presort when they run on several threads.
+#: (sample, feature) pairs per block of features that a thread claims in the presort and each round's pass.
 _BLOCK_WORK = 1 << 18
 
 
@@ -447,18 +450,23 @@ _helpers: tuple[int, ThreadPoolExecutor] | None = None  # (pid, pool); a forked 
 
 
 def _helper_pool() -> ThreadPoolExecutor:
-    """This process's pool of helper threads (one fewer than the CPUs it may use, at least one)."""
+    """This process's pool of helper threads (``NUMBA_NUM_THREADS - 1``, at least one)."""
     global _helpers
     with _HELPERS_LOCK:
         if _helpers is None or _helpers[0] != os.getpid():
-            n_helpers = max(len(os.sched_getaffinity(0)) - 1, 1)
+            n_helpers = max(numba.config.NUMBA_NUM_THREADS - 1, 1)
             _helpers = (os.getpid(), ThreadPoolExecutor(n_helpers, thread_name_prefix="cslearn-stump"))
         return _helpers[1]
 
 
 def default_n_threads() -> int:
-    """Threads a search uses by default: two when this process may run on two CPUs or more, else one."""
-    return min(len(os.sched_getaffinity(0)), 2)
+    """Threads a search uses by default: two, or one when numba may use one thread only.
+
+    numba's ``NUMBA_NUM_THREADS`` (by default the CPUs this process may run on) caps it, so
+    ``NUMBA_NUM_THREADS=1`` keeps every search on the calling thread. Two, not more: measured on two cores
+    only, and more threads per fit pay only when no other fit runs (``docs/benchmarks.md``).
+    """
+    return min(numba.config.NUMBA_NUM_THREADS, 2)
 
 
 def _run_blocks(work, n_blocks, n_threads):
@@ -530,8 +538,8 @@ class PresortedStumpSearch:
 
     Memory: one int32 sort index and one boolean "value rises" mask per feature, i.e. ``X.nbytes * 5 / 8``
     for float64 ``X`` (``5 / 4`` for float32), plus a reference to ``X`` itself (not a copy when ``X`` is
-    float64 or float32 already) and two running sums per feature every ``CHUNK`` rows (``X.nbytes / 32``).
-    One search serves one caller at a time (its buffers are reused between calls).
+    float64 or float32 already), two running sums per feature every ``CHUNK`` rows (``X.nbytes / 32``) and
+    four per-sample buffers. One search serves one caller at a time (its buffers are reused between calls).
 
     Parameters
     ----------
@@ -541,8 +549,8 @@ class PresortedStumpSearch:
         Split criterion; see the module docstring.
     n_threads : int or None, default=None
         Threads that share the sort and each call's pass over the sorted rows (the calling thread plus
-        ``n_threads - 1`` helpers). ``None``: two when the process may use two CPUs, else one
-        (:func:`default_n_threads`); small problems always use one.
+        ``n_threads - 1`` helpers). ``None``: :func:`default_n_threads` (two, or one under
+        ``NUMBA_NUM_THREADS=1``). Problems under ``2**18`` (sample, feature) pairs always use one.
 
     Examples
     --------
@@ -619,15 +627,15 @@ class PresortedStumpSearch:
         """
         n_samples, n_features = self.X.shape
         y01 = np.asarray(y01)
-        weights = np.asarray(weights, dtype=np.float64)
+        weights = np.ascontiguousarray(weights, dtype=np.float64)
         if y01.shape != (n_samples,) or weights.shape != (n_samples,):
             raise ValueError(
                 f"y01 and weights must have shape ({n_samples},) like X's rows; "
                 f"got y01 {y01.shape} and weights {weights.shape}"
             )
         if y01.dtype != np.int64:
-            _check_labels01(y01)
-            y01 = y01.astype(np.int64)
+            _check_labels01(y01)  # before the cast, which would turn 0.5 into 0
+        y01 = np.ascontiguousarray(y01, dtype=np.int64)  # the one layout the cached kernels are compiled for
         valid, n_neg, n_pos = _signed_weights(y01, weights, self._signed_weights, self._weights_by_class)
         if not valid:
             _check_labels01(y01)
