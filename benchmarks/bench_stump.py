@@ -367,10 +367,12 @@ def render(least, seconds, parts, scenarios, load_before, repeats, rounds):
         lines.append(f"| {scenario} | " + " | ".join(cells) + " |")
     lines += [
         "",
-        "The default is the helper thread: features are handed out in blocks that each thread claims in "
-        "turn, so a helper the machine does not schedule takes fewer blocks instead of holding the round "
-        "up. numba's `parallel=True` splits the features evenly in advance and waits for the slowest thread, "
-        "so a busy core, or a second fit doing the same, stalls every round.",
+        "Why the helper thread is the default: its blocks of features are claimed one at a time, so a "
+        "helper that the machine does not schedule takes fewer blocks instead of holding the round up, and "
+        "a forked child starts its own helper. numba's `parallel=True` splits the features in advance and "
+        "waits for every thread (a descheduled thread holds the round: compare the means), and of its "
+        "threading layers on Linux, GNU OpenMP is not fork-safe (a process pool forking after a fit can "
+        "hang) and workqueue is not thread-safe (two fits in two threads abort the process).",
     ]
     return "\n".join(lines)
 
