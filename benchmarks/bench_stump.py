@@ -74,44 +74,22 @@ def least_work_scan(sorted_order, signed_weights):
 
 
 @njit(cache=True, nogil=True)
-def plain_scan(sorted_order, rises, signed_weights, boundary_sums, total_neg, total_pos, criterion):
+def plain_scan(arrays, totals, criterion):
     """Score every candidate of every feature (no bounds): the search's exact scan over all chunks."""
-    n_features = sorted_order.shape[1]
-    best_score, best_feature, best_position = -np.inf, -1, -1
+    n_features, n_chunks = arrays[0].shape[1], arrays[3].shape[2] - 1
+    best = (-np.inf, -1, -1)
     for feature in range(n_features):
-        for chunk in range(boundary_sums.shape[2] - 1):
-            best_score, best_feature, best_position = _stump._scan_chunk(
-                sorted_order,
-                rises,
-                signed_weights,
-                boundary_sums,
-                total_neg,
-                total_pos,
-                criterion,
-                feature,
-                chunk,
-                best_score,
-                best_feature,
-                best_position,
-            )
-    return best_feature, best_position
+        for chunk in range(n_chunks):
+            best = _stump._scan_chunk(arrays, totals, criterion, feature, chunk, best)
+    return best
 
 
 @njit(cache=True, parallel=True)
-def _summarise_in_prange(sorted_order, signed_weights, total_neg, total_pos, criterion, sums, bounds):
+def _summarise_in_prange(sorted_order, signed_weights, totals, criterion, sums, bounds):
     n_features = sorted_order.shape[1]
     for pair in prange((n_features + 1) // 2):
-        _stump._summarise_features(
-            sorted_order,
-            signed_weights,
-            total_neg,
-            total_pos,
-            criterion,
-            sums,
-            bounds,
-            2 * pair,
-            min(2 * pair + 2, n_features),
-        )
+        first, stop = 2 * pair, min(2 * pair + 2, n_features)
+        _stump._summarise_features(sorted_order, signed_weights, totals, criterion, sums, bounds, first, stop)
 
 
 def _seconds(call):
@@ -170,22 +148,21 @@ def time_parts(X, y, weight_sets, repeats):
     weights = weight_sets[20]
     search = PresortedStumpSearch(X, "gini", n_threads=1)
     search.fit(y, weights)  # fills the signed weights
-    total_neg, total_pos = weights[y == 0].sum(), weights[y == 1].sum()
-    order, rises, signed = search.sorted_order, search.rises, search._signed_weights
+    totals = (weights[y == 0].sum(), weights[y == 1].sum())
+    order, signed = search.sorted_order, search._signed_weights
     sums, bounds = search._boundary_sums, search._group_bounds
+    arrays = (order, search.rises, signed, sums)
     n_features = X.shape[1]
 
     def summarise(criterion):
-        _stump._summarise_features(
-            order, signed, total_neg, total_pos, CRITERIA[criterion], sums, bounds, 0, n_features
-        )
+        _stump._summarise_features(order, signed, totals, CRITERIA[criterion], sums, bounds, 0, n_features)
 
     def best_split(criterion):
-        _stump._best_split(order, rises, signed, sums, bounds, total_neg, total_pos, CRITERIA[criterion])
+        _stump._best_split(arrays, bounds, totals, CRITERIA[criterion])
 
     def plain(criterion):
         summarise(criterion)
-        plain_scan(order, rises, signed, sums, total_neg, total_pos, CRITERIA[criterion])
+        plain_scan(arrays, totals, CRITERIA[criterion])
 
     parts = {
         "least-work scan": lambda: least_work_scan(order, signed),
@@ -217,12 +194,11 @@ def _use_prange():
     """Make every search run its pass over the rows as one numba ``parallel=True`` loop (benchmark only)."""
 
     def run_blocks(work, n_blocks, n_threads):
-        search = work.func.__self__  # work = partial(search._summarise_block, total_neg=..., total_pos=...)
+        search = work.func.__self__  # work = partial(search._summarise_block, totals=...)
         _summarise_in_prange(
             search.sorted_order,
             search._signed_weights,
-            work.keywords["total_neg"],
-            work.keywords["total_pos"],
+            work.keywords["totals"],
             search._criterion_code,
             search._boundary_sums,
             search._group_bounds,
@@ -381,7 +357,7 @@ def _threading_layer():
     code = (
         "from benchmarks.bench_stump import _summarise_in_prange\n"
         "import numpy as np, numba\n"
-        "_summarise_in_prange(np.zeros((4, 2), np.int32, order='F'), np.zeros(4), 1.0, 1.0, 0, "
+        "_summarise_in_prange(np.zeros((4, 2), np.int32, order='F'), np.zeros(4), (1.0, 1.0), 0, "
         "np.zeros((2, 2, 2)), np.zeros((2, 1)))\n"
         "print(numba.threading_layer())\n"
     )

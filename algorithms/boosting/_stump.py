@@ -142,15 +142,17 @@ def _leaf_term(criterion, leaf_neg, leaf_pos):
 
 
 @njit(cache=True, nogil=True)
-def _corner_score(criterion, left_neg, left_pos, total_neg, total_pos):
-    """The convex score at left class sums ``(left_neg, left_pos)``, the right leaf holding the rest."""
+def _corner_score(criterion, left_neg, left_pos, totals):
+    """The convex score at left class sums ``(left_neg, left_pos)``, the right leaf holding the rest of
+    ``totals = (total_neg, total_pos)``."""
+    total_neg, total_pos = totals
     return _leaf_term(criterion, left_neg, left_pos) + _leaf_term(
         criterion, max(total_neg - left_neg, 0.0), max(total_pos - left_pos, 0.0)
     )
 
 
 @njit(cache=True, nogil=True)
-def _box_bound(criterion, boundary_sums, feature, first, last, total_neg, total_pos):
+def _box_bound(criterion, boundary_sums, feature, first, last, totals):
     """Upper bound of the score of every split of ``feature`` between boundaries ``first`` and ``last``.
 
     The left sums of those splits lie in the box spanned by the sums stored at the two boundaries; a convex
@@ -160,14 +162,20 @@ def _box_bound(criterion, boundary_sums, feature, first, last, total_neg, total_
     high_neg, high_pos = boundary_sums[0, feature, last], boundary_sums[1, feature, last]
     return max(
         max(
-            _corner_score(criterion, low_neg, low_pos, total_neg, total_pos),
-            _corner_score(criterion, high_neg, high_pos, total_neg, total_pos),
+            _corner_score(criterion, low_neg, low_pos, totals),
+            _corner_score(criterion, high_neg, high_pos, totals),
         ),
         max(
-            _corner_score(criterion, low_neg, high_pos, total_neg, total_pos),
-            _corner_score(criterion, high_neg, low_pos, total_neg, total_pos),
+            _corner_score(criterion, low_neg, high_pos, totals),
+            _corner_score(criterion, high_neg, low_pos, totals),
         ),
     )
+
+
+@njit(cache=True, nogil=True)
+def _may_beat(bound, best_score, totals):
+    """Whether a range whose score is at most ``bound`` may hold a split as good as ``best_score``."""
+    return bound >= best_score - PRUNING_SLACK * (totals[0] + totals[1] + abs(best_score))
 
 
 @njit(cache=True, nogil=True)
@@ -198,26 +206,17 @@ def _boundary_sums(sorted_order, signed_weights, boundary_sums, first_feature, s
 
 
 @njit(cache=True, nogil=True)
-def _scan_chunk(
-    sorted_order,
-    rises,
-    signed_weights,
-    boundary_sums,
-    total_neg,
-    total_pos,
-    criterion,
-    feature,
-    chunk,
-    best_score,
-    best_feature,
-    best_position,
-):
+def _scan_chunk(arrays, totals, criterion, feature, chunk, best):
     """Score every candidate split of one chunk exactly; return the best ``(score, feature, position)``.
 
-    A candidate sits at a positively weighted sorted ``position`` whose value rose since the previous
-    positively weighted row; it sends the positions before it left. Ties go to the lower feature, then the
-    lower position (the order of a plain scan).
+    ``arrays`` is ``(sorted_order, rises, signed_weights, boundary_sums)``, ``totals`` the class totals and
+    ``best`` the best ``(score, feature, position)`` so far. A candidate sits at a positively weighted sorted
+    ``position`` whose value rose since the previous positively weighted row; it sends the positions before
+    it left. Ties go to the lower feature, then the lower position (the order of a plain scan).
     """
+    sorted_order, rises, signed_weights, boundary_sums = arrays
+    total_neg, total_pos = totals
+    best_score, best_feature, best_position = best
     n_samples = sorted_order.shape[0]
     start = chunk * CHUNK
     left_neg = boundary_sums[0, feature, chunk]
@@ -251,70 +250,36 @@ def _scan_chunk(
 
 
 @njit(cache=True, nogil=True)
-def _search_group(
-    sorted_order,
-    rises,
-    signed_weights,
-    boundary_sums,
-    total_neg,
-    total_pos,
-    criterion,
-    feature,
-    group,
-    best_score,
-    best_feature,
-    best_position,
-):
+def _search_group(arrays, totals, criterion, feature, group, best):
     """Search one group of chunks by bisection; return the best ``(score, feature, position)`` so far.
 
     A range of chunks whose bound is below the best score (less the rounding slack) is dropped; a range that
     may still hold a better split is halved, down to single chunks, which are scanned exactly.
     """
+    boundary_sums = arrays[3]
     n_chunks = boundary_sums.shape[2] - 1
-    first, stop = group * GROUP, min((group + 1) * GROUP, n_chunks)
     ranges = np.empty((2 * GROUP, 2), dtype=np.int64)  # a stack of [first, stop) chunk ranges
-    ranges[0, 0], ranges[0, 1] = first, stop
+    ranges[0, 0], ranges[0, 1] = group * GROUP, min((group + 1) * GROUP, n_chunks)
     depth = 1
     while depth > 0:
         depth -= 1
         first, stop = ranges[depth, 0], ranges[depth, 1]
-        bound = _box_bound(criterion, boundary_sums, feature, first, stop, total_neg, total_pos)
-        if bound < best_score - PRUNING_SLACK * (total_neg + total_pos + abs(best_score)):
+        bound = _box_bound(criterion, boundary_sums, feature, first, stop, totals)
+        if not _may_beat(bound, best[0], totals):
             continue
         if stop - first == 1:
-            best_score, best_feature, best_position = _scan_chunk(
-                sorted_order,
-                rises,
-                signed_weights,
-                boundary_sums,
-                total_neg,
-                total_pos,
-                criterion,
-                feature,
-                first,
-                best_score,
-                best_feature,
-                best_position,
-            )
+            best = _scan_chunk(arrays, totals, criterion, feature, first, best)
             continue
         middle = (first + stop) // 2
         ranges[depth, 0], ranges[depth, 1] = middle, stop  # the upper half waits for the lower one
         ranges[depth + 1, 0], ranges[depth + 1, 1] = first, middle
         depth += 2
-    return best_score, best_feature, best_position
+    return best
 
 
 @njit(cache=True, nogil=True)
 def _summarise_features(
-    sorted_order,
-    signed_weights,
-    total_neg,
-    total_pos,
-    criterion,
-    boundary_sums,
-    group_bounds,
-    first_feature,
-    stop_feature,
+    sorted_order, signed_weights, totals, criterion, boundary_sums, group_bounds, first_feature, stop_feature
 ):
     """The boundary sums (:func:`_boundary_sums`) and the bound of every group of chunks of some features.
 
@@ -325,25 +290,19 @@ def _summarise_features(
     n_chunks = boundary_sums.shape[2] - 1
     for feature in range(first_feature, stop_feature):
         for group in range(group_bounds.shape[1]):
+            last = min((group + 1) * GROUP, n_chunks)
             group_bounds[feature, group] = _box_bound(
-                criterion,
-                boundary_sums,
-                feature,
-                group * GROUP,
-                min((group + 1) * GROUP, n_chunks),
-                total_neg,
-                total_pos,
+                criterion, boundary_sums, feature, group * GROUP, last, totals
             )
 
 
 @njit(cache=True, nogil=True)
-def _best_split(
-    sorted_order, rises, signed_weights, boundary_sums, group_bounds, total_neg, total_pos, criterion
-):
+def _best_split(arrays, group_bounds, totals, criterion):
     """The best split, given every feature's boundary sums and group bounds (:func:`_summarise_features`).
 
-    The group with the highest bound is searched first, so that its best score rules out most other groups;
-    every other group is searched (:func:`_search_group`) unless its bound is below the best score so far.
+    ``arrays`` is ``(sorted_order, rises, signed_weights, boundary_sums)``. The group with the highest bound
+    is searched first, so that its best score rules out most other groups; every other group is searched
+    (:func:`_search_group`) unless its bound is below the best score so far.
 
     Returns
     -------
@@ -352,42 +311,16 @@ def _best_split(
         split lies between sorted positions ``last_left`` and ``first_right`` (consecutive positively
         weighted samples). ``feature == -1`` when no feature has a valid split.
     """
+    sorted_order, signed_weights = arrays[0], arrays[2]
     n_features, n_groups = group_bounds.shape
     top_feature, top_group = divmod(np.argmax(group_bounds), n_groups)
-    best_score, best_feature, best_position = _search_group(
-        sorted_order,
-        rises,
-        signed_weights,
-        boundary_sums,
-        total_neg,
-        total_pos,
-        criterion,
-        top_feature,
-        top_group,
-        -np.inf,
-        -1,
-        -1,
-    )
+    best = _search_group(arrays, totals, criterion, top_feature, top_group, (-np.inf, -1, -1))
     for feature in range(n_features):
         for group in range(n_groups):
-            slack = PRUNING_SLACK * (total_neg + total_pos + abs(best_score))
-            if (feature != top_feature or group != top_group) and group_bounds[
-                feature, group
-            ] >= best_score - slack:
-                best_score, best_feature, best_position = _search_group(
-                    sorted_order,
-                    rises,
-                    signed_weights,
-                    boundary_sums,
-                    total_neg,
-                    total_pos,
-                    criterion,
-                    feature,
-                    group,
-                    best_score,
-                    best_feature,
-                    best_position,
-                )
+            is_top = feature == top_feature and group == top_group
+            if not is_top and _may_beat(group_bounds[feature, group], best[0], totals):
+                best = _search_group(arrays, totals, criterion, feature, group, best)
+    _, best_feature, best_position = best
     if best_feature < 0:
         return -1, -1, -1
     last_left = best_position - 1
@@ -596,12 +529,11 @@ class PresortedStumpSearch:
             sorted_column = column[order]
             np.greater(sorted_column[1:], sorted_column[:-1], out=self.rises[1:, feature])
 
-    def _summarise_block(self, block, total_neg, total_pos):
+    def _summarise_block(self, block, totals):
         _summarise_features(
             self.sorted_order,
             self._signed_weights,
-            total_neg,
-            total_pos,
+            totals,
             self._criterion_code,
             self._boundary_sums,
             self._group_bounds,
@@ -645,17 +577,11 @@ class PresortedStumpSearch:
             _check_non_negative_weights(weights, "weights")
         feature = -1  # one class carrying all the weight is a pure root: scikit-learn keeps it as a leaf
         if total_neg > 0.0 and total_pos > 0.0:
-            summarise = partial(self._summarise_block, total_neg=total_neg, total_pos=total_pos)
-            _run_blocks(summarise, len(self._blocks), self.n_threads)
+            totals = (total_neg, total_pos)
+            _run_blocks(partial(self._summarise_block, totals=totals), len(self._blocks), self.n_threads)
+            arrays = (self.sorted_order, self.rises, self._signed_weights, self._boundary_sums)
             feature, last_left, first_right = _best_split(
-                self.sorted_order,
-                self.rises,
-                self._signed_weights,
-                self._boundary_sums,
-                self._group_bounds,
-                total_neg,
-                total_pos,
-                self._criterion_code,
+                arrays, self._group_bounds, totals, self._criterion_code
             )
 
         stump = DecisionStump(criterion=self.criterion)

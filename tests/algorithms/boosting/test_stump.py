@@ -556,19 +556,19 @@ def test_split_whose_remaining_weight_rounds_to_zero_is_skipped(criterion):
 _STUMP_KERNELS = ("_signed_weights", "_summarise_features", "_best_split", "_leaf_sums")
 
 
+def _python(arguments, environment):
+    """Run a fresh interpreter in the repository; return its completed process (output captured)."""
+    return subprocess.run(
+        [sys.executable, *arguments], cwd=REPO, env=environment, capture_output=True, text=True, timeout=600
+    )
+
+
 @pytest.mark.slow
 def test_install_warm_up_leaves_a_cache_that_a_first_fit_loads_without_compiling(tmp_path):
     """``make install`` runs ``scripts/warm_numba_cache.py``; a fresh process must then load every stump
     kernel from numba's cache (no compilation) for float64 and float32 fits."""
     environment = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
-    warm_up = subprocess.run(
-        [sys.executable, str(REPO / "scripts" / "warm_numba_cache.py")],
-        cwd=REPO,
-        env=environment,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+    warm_up = _python([str(REPO / "scripts" / "warm_numba_cache.py")], environment)
     assert warm_up.returncode == 0, warm_up.stderr
     first_fit = (
         "import json, numpy as np\n"
@@ -584,14 +584,7 @@ def test_install_warm_up_leaves_a_cache_that_a_first_fit_loads_without_compiling
         "print(json.dumps({name: [sum(s.cache_hits.values()), sum(s.cache_misses.values())]"
         " for name, s in stats.items()}))\n"
     )
-    fitted = subprocess.run(
-        [sys.executable, "-c", first_fit],
-        cwd=REPO,
-        env=environment,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    fitted = _python(["-c", first_fit], environment)
     assert fitted.returncode == 0, fitted.stderr
     counts = json.loads(fitted.stdout.strip().splitlines()[-1])
     for name, (hits, misses) in counts.items():
