@@ -14,9 +14,10 @@ The second table splits one gini round into its parts and shows what the bounds 
 every candidate (the same kernels, no bounds; the previous stump's design) per criterion.
 
 The third table shows how the threads behave when the machine is shared: ms per gini round with one thread,
-with the default helper thread, and with numba's ``parallel=True`` loop over features (the alternative that
-was measured and rejected), alone, next to a process busy on the other core, and with two fits at once (two
-threads of one process: the compare flow's default runner; two processes: a process pool or two workers).
+with two threads always, with the default (a helper thread only when a CPU is idle as the pass starts), and
+with numba's ``parallel=True`` loop over features (the alternative that was measured and rejected), alone,
+next to a process busy on the other core, and with two fits at once (two threads of one process: the compare
+flow's default runner; two processes: a process pool or two workers).
 Each scenario runs in fresh worker processes (``python -m benchmarks.bench_stump --worker ...``).
 
 Run: ``python -m benchmarks stump`` (``--quick``: fewer repeats and rounds).
@@ -37,7 +38,7 @@ import numpy as np
 from numba import njit, prange
 
 from algorithms.boosting import _stump
-from algorithms.boosting._stump import CRITERIA, PresortedStumpSearch, default_n_threads
+from algorithms.boosting._stump import CRITERIA, PresortedStumpSearch
 from benchmarks._problem import PROBLEM, boosting_weights, busy_process, load_average, load_note, make_problem
 from benchmarks._report import write_section
 
@@ -45,11 +46,13 @@ ROUNDS = (1, 20, 100)  # AdaBoost rounds whose weights the stump is timed on
 REPEATS, QUICK_REPEATS = 15, 5
 WORKER_ROUNDS, QUICK_WORKER_ROUNDS = 300, 120
 REPO = Path(__file__).resolve().parents[1]
-THREAD_MODES = {
+THREAD_MODES = {  # label -> worker mode
     "1 thread": "serial",
-    "caller + 1 helper thread (default)": "helper",
+    "2 threads always": "two",
+    "default: a helper when a CPU is idle": "default",
     "numba parallel=True (prange over features)": "prange",
 }
+WORKER_THREADS = {"serial": 1, "two": 2, "default": None, "prange": 2}
 SCENARIOS = {
     "alone": (1, 1, False),  # (processes, fits per process, busy process)
     "a process busy on the other core": (1, 1, True),
@@ -118,12 +121,11 @@ def time_rounds(repeats):
     """
     X, y = make_problem()
     weight_sets = {t: boosting_weights(X, y, t) for t in ROUNDS}
-    thread_counts = sorted({1, default_n_threads()})
     searches = {}
     for dtype in (np.float64, np.float32):
         features = X.astype(dtype)
         for criterion in CRITERIA:
-            for threads in thread_counts:
+            for threads in (1, None):
                 searches[(criterion, np.dtype(dtype).name, threads)] = PresortedStumpSearch(
                     features, criterion, n_threads=threads
                 )
@@ -193,7 +195,7 @@ def time_parts(X, y, weight_sets, repeats):
 def _use_prange():
     """Make every search run its pass over the rows as one numba ``parallel=True`` loop (benchmark only)."""
 
-    def run_blocks(work, n_blocks, n_threads):
+    def run_blocks(work, n_blocks, n_helpers):
         search = work.func.__self__  # work = partial(search._summarise_block, totals=...)
         _summarise_in_prange(
             search.sorted_order,
@@ -211,7 +213,7 @@ def worker(mode, fits, rounds, start_at):
     """Run ``fits`` concurrent loops of ``rounds`` gini rounds (threads of this process); print seconds."""
     X, y = make_problem()
     weights = boosting_weights(X, y, 20)
-    searches = [PresortedStumpSearch(X, "gini", n_threads=1 if mode == "serial" else 2) for _ in range(fits)]
+    searches = [PresortedStumpSearch(X, "gini", n_threads=WORKER_THREADS[mode]) for _ in range(fits)]
     if mode == "prange":
         _use_prange()
     searches[0].fit(y, weights)  # loads numba's cache (and starts numba's threads for prange)
@@ -302,7 +304,7 @@ def render(least, seconds, parts, scenarios, load_before, repeats, rounds):
         gini = seconds[("gini", dtype, threads)]
         cpu_ratio = f"{_paired_ratio(timings, least, 1):.2f}" if threads == 1 else "n/a"
         lines.append(
-            f"| {criterion} | {dtype} | {threads} | {_median_ms(timings, 0):.2f} | "
+            f"| {criterion} | {dtype} | {threads or 'default'} | {_median_ms(timings, 0):.2f} | "
             f"{_paired_ratio(timings, least, 0):.2f} | {slowest:.2f} | {cpu_ratio} | "
             f"{_median_ms(timings, 0) / _median_ms(gini, 0):.2f} |"
         )
@@ -343,12 +345,14 @@ def render(least, seconds, parts, scenarios, load_before, repeats, rounds):
         lines.append(f"| {scenario} | " + " | ".join(cells) + " |")
     lines += [
         "",
-        "Why the helper thread is the default: its blocks of features are claimed one at a time, so a "
-        "helper that the machine does not schedule takes fewer blocks instead of holding the round up, and "
-        "a forked child starts its own helper. numba's `parallel=True` splits the features in advance and "
-        "waits for every thread (a descheduled thread holds the round: compare the means), and of its "
-        "threading layers on Linux, GNU OpenMP is not fork-safe (a process pool forking after a fit can "
-        "hang) and workqueue is not thread-safe (two fits in two threads abort the process).",
+        "The default takes a helper thread only when a CPU is idle as the pass starts (Linux counts the "
+        "runnable threads in `/proc/loadavg`): beside a busy process or another fit a second thread "
+        "competes for a CPU, and a helper descheduled in the middle of its block holds the round up (compare "
+        "the means of \"2 threads always\"). Blocks of features are claimed one at a time, so a helper "
+        "scheduled late takes fewer of them, and a forked child starts its own helper. numba's "
+        "`parallel=True` splits the features in advance and waits for every thread, and of its threading "
+        "layers on Linux, GNU OpenMP is not fork-safe (a process pool forking after a fit can hang) and "
+        "workqueue is not thread-safe (two fits in two threads abort the process).",
     ]
     return "\n".join(lines)
 

@@ -393,23 +393,47 @@ def _helper_pool() -> ThreadPoolExecutor:
 
 
 def default_n_threads() -> int:
-    """Threads a search uses by default: two, or one when numba may use one thread only.
+    """Most threads a search uses by default: two, or one when numba may use one thread only.
 
     numba's ``NUMBA_NUM_THREADS`` (by default the CPUs this process may run on) caps it, so
     ``NUMBA_NUM_THREADS=1`` keeps every search on the calling thread. Two, not more: measured on two cores
-    only, and more threads per fit pay only when no other fit runs (``docs/benchmarks.md``).
+    only (``docs/benchmarks.md``).
     """
     return min(numba.config.NUMBA_NUM_THREADS, 2)
 
 
-def _run_blocks(work, n_blocks, n_threads):
-    """Call ``work(block)`` for ``block`` in ``range(n_blocks)`` on this thread and ``n_threads - 1`` helpers.
+def _idle_cpus() -> int:
+    """CPUs with nothing to run at this instant: the machine's CPUs minus its runnable threads.
 
-    Blocks are claimed one at a time, so a helper that a busy machine does not schedule takes fewer blocks
+    Linux counts the runnable threads (this one included) in the fourth field of ``/proc/loadavg``; where it
+    cannot be read, no CPU counts as idle.
+    """
+    try:
+        with open("/proc/loadavg", "rb") as loadavg:
+            runnable = int(loadavg.read().split()[3].split(b"/")[0])
+    except (OSError, ValueError, IndexError):
+        return 0
+    return max((os.cpu_count() or 1) - runnable, 0)
+
+
+def _helper_count(n_threads):
+    """Helper threads for one pass: ``n_threads - 1``, or for ``None`` as many of
+    ``default_n_threads() - 1`` as there are idle CPUs right now, so that a helper never competes with
+    another fit, a second process or a busy core for a CPU (oversubscription stalls the round)."""
+    if n_threads is None:
+        return min(default_n_threads() - 1, _idle_cpus())
+    return n_threads - 1
+
+
+def _run_blocks(work, n_blocks, n_helpers):
+    """Call ``work(block)`` for ``block`` in ``range(n_blocks)`` on this thread and ``n_helpers`` helpers.
+
+    Blocks are claimed one at a time, so a helper that the machine schedules late takes fewer blocks
     instead of holding the round up; a helper that has not started when the blocks run out is cancelled.
     ``work`` must release the GIL (a ``nogil`` kernel) for the threads to overlap.
     """
-    if n_threads < 2 or n_blocks < 2:
+    n_helpers = min(n_helpers, n_blocks - 1)
+    if n_helpers < 1:
         for block in range(n_blocks):
             work(block)
         return
@@ -426,7 +450,7 @@ def _run_blocks(work, n_blocks, n_threads):
             work(block)
 
     pool = _helper_pool()
-    pending = [pool.submit(drain) for _ in range(min(n_threads, n_blocks) - 1)]
+    pending = [pool.submit(drain) for _ in range(n_helpers)]
     try:
         drain()
     finally:
@@ -481,9 +505,11 @@ class PresortedStumpSearch:
     criterion : {"gini", "entropy", "error"}, default="gini"
         Split criterion; see the module docstring.
     n_threads : int or None, default=None
-        Threads that share the sort and each call's pass over the sorted rows (the calling thread plus
-        ``n_threads - 1`` helpers). ``None``: :func:`default_n_threads` (two, or one under
-        ``NUMBA_NUM_THREADS=1``). Problems under ``2**18`` (sample, feature) pairs always use one.
+        Threads that share the sort and each call's pass over the sorted rows: the calling thread plus
+        ``n_threads - 1`` helpers. ``None``: up to :func:`default_n_threads` (two, or one under
+        ``NUMBA_NUM_THREADS=1``), a helper joining a pass only when a CPU is idle as it starts (so two fits
+        at once, or a fit beside a busy process, run one thread each). Problems under ``2**18`` (sample,
+        feature) pairs always use one.
 
     Examples
     --------
@@ -502,15 +528,15 @@ class PresortedStumpSearch:
         n_samples, n_features = self.X.shape
         if n_samples >= np.iinfo(np.int32).max:
             raise ValueError(f"X has {n_samples} rows; at most {np.iinfo(np.int32).max - 1} are supported")
-        self.n_threads = default_n_threads() if n_threads is None else int(n_threads)
-        if self.n_threads < 1:
+        self.n_threads = None if n_threads is None else int(n_threads)
+        if self.n_threads is not None and self.n_threads < 1:
             raise ValueError(f"n_threads must be at least 1; got {n_threads!r}")
         if n_samples * n_features < _MIN_THREADED_WORK:
             self.n_threads = 1
         self.sorted_order = np.empty((n_samples, n_features), dtype=np.int32, order="F")
         self.rises = np.zeros((n_samples, n_features), dtype=bool, order="F")
         self._blocks = _feature_blocks(n_samples, n_features)
-        _run_blocks(self._presort_block, len(self._blocks), self.n_threads)
+        _run_blocks(self._presort_block, len(self._blocks), _helper_count(self.n_threads))
         self._signed_weights = np.empty(n_samples)
         self._weights_by_class = np.empty((2, n_samples))
         self._goes_right = np.empty(n_samples, dtype=bool)
@@ -578,7 +604,8 @@ class PresortedStumpSearch:
         feature = -1  # one class carrying all the weight is a pure root: scikit-learn keeps it as a leaf
         if total_neg > 0.0 and total_pos > 0.0:
             totals = (total_neg, total_pos)
-            _run_blocks(partial(self._summarise_block, totals=totals), len(self._blocks), self.n_threads)
+            summarise = partial(self._summarise_block, totals=totals)
+            _run_blocks(summarise, len(self._blocks), _helper_count(self.n_threads))
             arrays = (self.sorted_order, self.rises, self._signed_weights, self._boundary_sums)
             feature, last_left, first_right = _best_split(
                 arrays, self._group_bounds, totals, self._criterion_code

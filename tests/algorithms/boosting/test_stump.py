@@ -20,7 +20,7 @@ from sklearn.datasets import make_classification
 from sklearn.tree import DecisionTreeClassifier
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from algorithms.boosting import BOOSTING_METHODS
+from algorithms.boosting import BOOSTING_METHODS, _stump
 from algorithms.boosting._stump import CHUNK, CRITERIA, GROUP, DecisionStump, PresortedStumpSearch
 
 REPO = Path(__file__).resolve().parents[3]
@@ -294,14 +294,22 @@ def test_two_threads_find_the_same_stump_as_one(criterion):
     X, y = make_classification(n_samples=6000, n_features=60, weights=[0.9], random_state=1)  # > 2^18 cells
     weights = BOOSTING_METHODS["adaboost"](n_estimators=10).fit(X, y).final_distribution_
     one = PresortedStumpSearch(X, criterion, n_threads=1)
-    two = PresortedStumpSearch(X, criterion, n_threads=2)
-    assert (one.n_threads, two.n_threads) == (1, 2)
-    np.testing.assert_array_equal(one.sorted_order, two.sorted_order)
-    np.testing.assert_array_equal(one.rises, two.rises)
-    for round_weights in (weights, np.ones_like(weights)):
-        a, b = one.fit(y, round_weights), two.fit(y, round_weights)
-        assert (a.feature_, a.threshold_) == (b.feature_, b.threshold_)
-        np.testing.assert_array_equal(a.value_, b.value_)
+    searches = [PresortedStumpSearch(X, criterion, n_threads=threads) for threads in (2, None)]
+    assert [search.n_threads for search in (one, *searches)] == [1, 2, None]
+    for search in searches:
+        np.testing.assert_array_equal(one.sorted_order, search.sorted_order)
+        np.testing.assert_array_equal(one.rises, search.rises)
+        for round_weights in (weights, np.ones_like(weights)):
+            a, b = one.fit(y, round_weights), search.fit(y, round_weights)
+            assert (a.feature_, a.threshold_) == (b.feature_, b.threshold_)
+            np.testing.assert_array_equal(a.value_, b.value_)
+
+
+def test_default_threads_take_a_helper_only_for_an_idle_cpu():
+    assert _stump._helper_count(1) == 0
+    assert _stump._helper_count(3) == 2  # an explicit count is taken as asked
+    assert 0 <= _stump._idle_cpus() < (os.cpu_count() or 1)  # this thread is running, so one CPU is busy
+    assert _stump._helper_count(None) in (0, 1)  # at most default_n_threads() - 1, and only if a CPU is idle
 
 
 def _fit_in_child(X, y, queue):
