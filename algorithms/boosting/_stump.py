@@ -44,7 +44,8 @@ sorted positions where the value rises; only the weights change between rounds. 
    and the right leaf's sums are the totals minus the left's. Running sums only grow, so between two
    boundaries they stay in the box the boundary sums span, and no split there scores more than the best
    corner of the box. Steps 1 and 2 for a group of ``GROUP`` chunks (:func:`_summarise_features`) run on the
-   calling thread and a helper thread, which claim blocks of features in turn (:func:`_run_blocks`).
+   calling thread and, when a CPU is idle, a helper thread; they claim blocks of features in turn
+   (:func:`_run_blocks`).
 3. *Search* (:func:`_best_split`): the group with the highest bound is searched first; every other group
    whose bound reaches the best score so far is halved until its chunks (:func:`_search_group`), and a chunk
    whose bound reaches it is scanned exactly from its stored sums (:func:`_scan_chunk`): the same running
@@ -53,8 +54,8 @@ sorted positions where the value rises; only the weights change between rounds. 
    a 45,000 x 50 problem are scanned.
 
 ``benchmarks/bench_stump.py`` times a round against the least-work scan (gather and running sums alone),
-splits it into these steps, and compares the helper thread with numba's ``parallel=True`` when the machine
-is shared; ``docs/benchmarks.md`` has the figures.
+splits it into these steps, and compares one thread, two, the default and numba's ``parallel=True`` when the
+machine is shared; ``docs/benchmarks.md`` has the figures.
 """
 
 from __future__ import annotations
