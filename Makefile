@@ -23,7 +23,16 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e '.[dev]'
 	@touch $(STAMP)
 
-install: $(STAMP)
+# numba compiles a kernel on its first call in a process (seconds) unless its on-disk cache holds it: compile
+# every kernel once at install, and again whenever a module with numba kernels changes.
+NUMBA_SOURCES := $(shell grep -rl --include='*.py' '^from numba' algorithms)
+NUMBA_STAMP := $(VENV)/.numba-cache-stamp
+
+$(NUMBA_STAMP): $(STAMP) $(NUMBA_SOURCES) scripts/warm_numba_cache.py
+	$(PY) scripts/warm_numba_cache.py
+	@touch $(NUMBA_STAMP)
+
+install: $(STAMP) $(NUMBA_STAMP)
 
 # The report test reads the HTML report in headless Chromium (Debian's package; its own download cannot work here).
 browser:

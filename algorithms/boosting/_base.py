@@ -352,7 +352,7 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
             The fitted estimator.
         """
         self._validate_params()
-        X, y = validate_data(self, X, y, dtype=np.float64)
+        X, y = validate_data(self, X, y, dtype=[np.float64, np.float32])
         y_signed, class_mass = self._encode_target(y, sample_weight)
         if cost_matrix is not None:
             cost_matrix = check_cost_matrix(cost_matrix, X.shape[0])

@@ -19,7 +19,7 @@ from prefect import get_run_logger, task
 from prefect.cache_policies import NO_CACHE
 from sklearn.model_selection import train_test_split
 
-from tasks.cost_models import derive_split_costs
+from tasks.cost_models import CostModel, derive_split_costs
 from tasks.datasets import load_dataset
 from tasks.evaluate import derive_seed, make_split
 
@@ -101,7 +101,9 @@ class RetrainData:
     """A business dataset split for retraining: training rows, the holdout, and both cost matrices.
 
     The cost model is fit on the training rows only (CSDT paper, Section 4: its averages and priors come
-    from the training split) and then gives the example-dependent costs ``[C_FP, C_FN, C_TP, C_TN]`` of both.
+    from the training split) and then gives the example-dependent costs ``[C_FP, C_FN, C_TP, C_TN]`` of both;
+    ``fitted_cost_model`` is that model, logged with every candidate so that the served model derives the
+    costs of new rows the same way (``None`` for a user dataset with its own cost columns).
     """
 
     dataset: str
@@ -115,6 +117,7 @@ class RetrainData:
     holdout_costs: np.ndarray
     cost_model: str | None
     cost_params: dict
+    fitted_cost_model: CostModel | None = None
 
     def summary(self) -> dict[str, object]:
         """Counts and identifiers to log with the parent run."""
@@ -179,15 +182,16 @@ def prepare_retrain_data(
     train_features = dataset.features.iloc[holdout.train]
     holdout_features = dataset.features.iloc[holdout.holdout]
     train_target = np.asarray(dataset.target)[holdout.train]
-    if own_costs is not None:
+    if own_costs is not None:  # a served model takes such rows' costs as explicit cost columns
         train_costs, holdout_costs = own_costs[holdout.train], own_costs[holdout.holdout]
         cost_params = {"cost_columns": ",".join(dataset.metadata.get("cost_columns", ()))}
+        fitted_cost_model = None
     else:
         costs = derive_split_costs(
             cost_model_name, train_features, train_target, holdout_features, parameters=cost_params
         )
         train_costs, holdout_costs = costs.train.values, costs.evaluated.values
-        cost_params = dict(costs.params())
+        cost_params, fitted_cost_model = dict(costs.params()), costs.model
     return RetrainData(
         dataset=dataset.name,
         fingerprint=dataset.fingerprint,
@@ -200,6 +204,7 @@ def prepare_retrain_data(
         holdout_costs=holdout_costs,
         cost_model=cost_model_name,
         cost_params=cost_params,
+        fitted_cost_model=fitted_cost_model,
     )
 
 
