@@ -73,7 +73,11 @@ class HelpFormatter(argparse.RawDescriptionHelpFormatter):
             else:
                 paragraphs.append(
                     textwrap.fill(
-                        " ".join(paragraph.split()), width, initial_indent=indent, subsequent_indent=indent
+                        " ".join(paragraph.split()),
+                        width,
+                        initial_indent=indent,
+                        subsequent_indent=indent,
+                        break_on_hyphens=False,
                     )
                 )
         return "\n\n".join(paragraphs)

@@ -29,9 +29,10 @@ drawn from the data's fingerprint and the seed, and register the best in the MLf
 alias 'champion' moves to it only when it beats the current champion on the same holdout; otherwise it
 becomes the 'challenger'.
 
-The dataset is a business dataset with a cost model (credit-scoring, credit-pakdd, direct-marketing,
-card-fraud, card-fraud-dedup) or your own file ingested with its cost columns (`cslearn datasets ingest FILE
---target COLUMN --cost-columns C_FP,C_FN,C_TP,C_TN`)."""
+The dataset is one with example-dependent costs: a registered business dataset, whose cost model derives
+each row's costs (credit scoring, direct marketing, card fraud: `cslearn datasets list` shows the cost model
+of each), or your own file ingested with its cost columns (`cslearn datasets ingest FILE --target COLUMN
+--cost-columns C_FP,C_FN,C_TP,C_TN`)."""
 
 EXAMPLES = """\
   cslearn retrain credit-scoring
