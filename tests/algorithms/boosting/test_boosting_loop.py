@@ -12,12 +12,9 @@ from sklearn.tree import DecisionTreeClassifier
 
 from algorithms import METHODS, metrics
 from algorithms.boosting import BOOSTING_METHODS, AdaBoost, AdaCC1, BaseBoostingClassifier, BoostingRules
-from algorithms.boosting._base import (
-    FixedCostBoostingClassifier,
-    cost_proportional_initial_weights,
-    fixed_round_costs,
-    probability_output,
-)
+from algorithms.boosting._base import FixedCostBoostingClassifier
+from algorithms.boosting._rules import cost_proportional_initial_weights, fixed_round_costs
+from algorithms.boosting.m2 import probability_output
 
 KEYS = ["adaboost", "adacc1", "adacc2", "adancc1", "adancc2"]
 FORMULATION_CASES = [(key, {}) for key in KEYS] + [
@@ -255,7 +252,7 @@ class _AsymmetricVote(BaseBoostingClassifier):
     """A RareBoost-shaped binding: positive votes count twice as much as negative ones."""
 
     def _boosting_rules(self):
-        return BoostingRules(vote=lambda state, alpha: (2.0 * alpha, alpha))
+        return BoostingRules(vote=lambda alpha: (2.0 * alpha, alpha))
 
 
 class _ProbabilityOutputOnDuplicatedMinority(BaseBoostingClassifier):
@@ -267,9 +264,9 @@ class _ProbabilityOutputOnDuplicatedMinority(BaseBoostingClassifier):
     def _default_estimator(self):
         return DecisionTreeClassifier(max_depth=2)
 
-    def _round_training_set(self, X, y01, weights, random_state):
+    def _round_training_set_builder(self, X, y01):
         minority = np.flatnonzero(y01 == 1)
-        return (
+        return lambda weights, random_state: (
             np.vstack([X, X[minority]]),
             np.concatenate([y01, y01[minority]]),
             np.concatenate([weights, weights[minority]]),
