@@ -26,24 +26,13 @@ def weighted_error(weights, y, output):
     return 0.5 * total
 
 
-@njit(cache=True, nogil=True, inline="always")
-def _confusion_cell(label, score):
-    """Index of a sample's cell in ``(TP, FP, TN, FN)``; a score > 0 predicts the positive class."""
-    if label > 0:
-        return 0 if score > 0 else 3
-    return 1 if score > 0 else 2
-
-
 @njit(cache=True, nogil=True)
 def confusion_mass(y, score, mass):
     """``(TP, FP, TN, FN)``: the ``mass`` of the samples in each cell of the confusion of ``score > 0``.
 
     ``mass`` is ``D^t`` for weighted counts (RareBoost, balanced error) or ``sample_weight`` for counts.
     """
-    cells = np.zeros(4)
-    for i in range(y.size):
-        cells[_confusion_cell(y[i], score[i])] += mass[i]
-    return cells[0], cells[1], cells[2], cells[3]
+    return ensemble_confusion(score, score, 0.0, 0.0, y, mass, False)
 
 
 @njit(cache=True, nogil=True)
@@ -53,14 +42,20 @@ def ensemble_confusion(cumulative_votes, output, positive_vote, negative_vote, y
     ``v_t`` is ``positive_vote`` where ``h_t(x_i) >= 0`` and ``negative_vote`` elsewhere (AdaCC Eq. 4 and 5).
     With ``store=True`` the new margin is written into ``cumulative_votes`` in the same pass.
     """
-    cells = np.zeros(4)
+    true_positive = false_positive = true_negative = false_negative = 0.0
     for i in range(y.size):
-        vote = positive_vote if output[i] >= 0 else negative_vote
-        margin = cumulative_votes[i] + vote * output[i]
+        margin = cumulative_votes[i] + (positive_vote if output[i] >= 0 else negative_vote) * output[i]
         if store:
             cumulative_votes[i] = margin
-        cells[_confusion_cell(y[i], margin)] += mass[i]
-    return cells[0], cells[1], cells[2], cells[3]
+        # branch-free: every cell adds the sample's mass or an exact 0.0
+        hit, miss = (mass[i], 0.0) if margin > 0 else (0.0, mass[i])
+        if y[i] > 0:
+            true_positive += hit
+            false_negative += miss
+        else:
+            false_positive += hit
+            true_negative += miss
+    return true_positive, false_positive, true_negative, false_negative
 
 
 @njit(cache=True, nogil=True)
@@ -77,8 +72,7 @@ def cost_weighted_sums(weights, y, output, costs):
         cost_mass += mass
         margin += mass * signed
         squared_cost_margin += costs[i] * mass * signed
-        if signed < 0:
-            wrong_mass += mass
+        wrong_mass += mass if signed < 0 else 0.0
     return cost_mass, margin, squared_cost_margin, wrong_mass
 
 
@@ -87,8 +81,7 @@ def class_sums(values, y):
     """``(sum_{i: y_i > 0} v_i, sum_{i: y_i <= 0} v_i)``: the positives' and the negatives' total."""
     positive = negative = 0.0
     for i in range(values.size):
-        if y[i] > 0:
-            positive += values[i]
-        else:
-            negative += values[i]
+        in_positive, in_negative = (values[i], 0.0) if y[i] > 0 else (0.0, values[i])
+        positive += in_positive
+        negative += in_negative
     return positive, negative
