@@ -11,60 +11,18 @@ report, naming every failed dataset.
 
 from __future__ import annotations
 
-from typing import Annotated
-
 from prefect import flow, get_run_logger
-from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from tasks.datasets import DATASETS
-from tasks.ingest import (
+from schemas.flow_params import IngestParams
+from tasks.configuration import validate_params
+from tasks.ingest_report import (
     failed_report_row,
     ingest_dataset_task,
     publish_validation_report_task,
     validate_cached_dataset_task,
 )
 
-__all__ = ["DEFAULT_DATASETS", "IngestParams", "ingest"]
-
-#: The business datasets the scheduled retrains need.
-DEFAULT_DATASETS = ("credit-scoring", "direct-marketing", "card-fraud")
-
-#: Prefect artifact keys allow lowercase letters, digits and dashes.
-ArtifactKey = Annotated[str, Field(pattern=r"^[a-z0-9-]+$")]
-
-
-class IngestParams(BaseModel):
-    """Parameters of one ``ingest`` run.
-
-    Attributes
-    ----------
-    datasets : tuple of str
-        Keys of ``tasks.datasets.DATASETS``.
-    cache_dir : str or None
-        Cache folder; ``None`` means ``$CSLEARN_CACHE`` or the user cache directory.
-    force : bool
-        Ingest again even when a valid cache entry exists.
-    report_key : str
-        Key of the summary table artifact (per-dataset tables are ``<report_key>-<dataset>``).
-    """
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-    datasets: tuple[str, ...] = Field(default=DEFAULT_DATASETS, min_length=1)
-    cache_dir: str | None = None
-    force: bool = False
-    report_key: ArtifactKey = "dataset-validation"
-
-    @field_validator("datasets")
-    @classmethod
-    def _registered(cls, names: tuple[str, ...]) -> tuple[str, ...]:
-        duplicated = sorted({name for name in names if names.count(name) > 1})
-        if duplicated:
-            raise ValueError(f"datasets lists {duplicated} more than once")
-        unknown = [name for name in names if name not in DATASETS]
-        if unknown:
-            raise ValueError(f"unknown datasets {unknown}; known datasets: {sorted(DATASETS)}")
-        return names
+__all__ = ["ingest"]
 
 
 @flow(name="ingest", validate_parameters=True)
@@ -76,6 +34,7 @@ def ingest(params: IngestParams = IngestParams()) -> list[dict]:  # noqa: B008 -
     RuntimeError
         After publishing the report, when any dataset failed to ingest or failed a check.
     """
+    params = validate_params(IngestParams, params)
     logger = get_run_logger()
     report = []
     for name in params.datasets:

@@ -1,11 +1,18 @@
-"""Typed, frozen parameters of the ``compare`` flow (pydantic, ``extra="forbid"``).
+"""Typed, frozen parameters of the flows (pydantic, ``extra="forbid"``): compare, retrain, ingest.
 
-Structural rules (positive counts, sorted ensemble sizes, protocol names, fractions) are checked by the model
-itself. Names that only a registry knows (methods, datasets) are checked when the caller passes the registries
-as validation context, ``CompareParams.model_validate(data, context={"methods": [...], "datasets": [...]})``
-(optionally ``"method_parameters": {method: [constructor parameter names]}`` to check ``method_params``):
-``schemas`` sits beside ``algorithms`` in the layer graph and must not import it, so the flows pass the keys.
-Every violation surfaces as a ``pydantic.ValidationError`` before any work starts.
+Structural rules (positive counts, sorted ensemble sizes, protocol names, fractions, duplicates) are checked
+by the models themselves. Names that only a registry knows are checked when the caller passes the registries
+as validation context, ``Model.model_validate(data, context=...)`` with the keys
+
+- ``"methods"``: the method keys (``algorithms.METHODS``), for ``CompareParams.methods`` and
+  ``RetrainParams.candidates``;
+- ``"method_parameters"``: ``{method: [constructor parameter names]}``, for ``CompareParams.method_params``;
+- ``"datasets"``: the dataset keys (``tasks.datasets.DATASETS``), for ``CompareParams`` and ``IngestParams``;
+- ``"business_datasets"``: the datasets with a cost model, for ``RetrainParams.dataset``.
+
+``schemas`` sits beside ``algorithms`` in the layer graph and imports neither it nor ``tasks``:
+``tasks.configuration.validate_params`` builds the context, and every flow validates through it first. Every
+violation surfaces as a ``pydantic.ValidationError`` before any work starts.
 """
 
 from __future__ import annotations
@@ -14,18 +21,50 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
-__all__ = ["DEFAULT_REPEATS", "CompareParams", "PROTOCOLS"]
-
-#: Evaluation protocols: R x K stratified CV (AdaCC paper), R x 50/50 stratified holdout (WOTBoost paper),
-#: R x stratified train / validation / test (CSDT paper).
-PROTOCOLS = ("cv", "holdout", "tvt")
+__all__ = [
+    "DEFAULT_CANDIDATES",
+    "DEFAULT_INGEST_DATASETS",
+    "DEFAULT_REPEATS",
+    "CompareParams",
+    "IngestParams",
+    "RetrainParams",
+]
 
 #: The papers' repeat counts, used when ``repeats`` is not given: 10 x 5-fold CV, 100 holdout splits, one
 #: train / validation / test split.
 DEFAULT_REPEATS = {"cv": 10, "holdout": 100, "tvt": 1}
 
+#: Candidate methods ``retrain`` tries by default: the cost-sensitive tree, Bayes minimum risk over logistic
+#: regression, AdaCC1 and plain AdaBoost (the cost-insensitive reference).
+DEFAULT_CANDIDATES = ("csdt", "bmr-lr", "adacc1", "adaboost")
+
+#: The business datasets the scheduled retrains need, ingested by default.
+DEFAULT_INGEST_DATASETS = ("credit-scoring", "direct-marketing", "card-fraud")
+
 PositiveInt = Annotated[int, Field(gt=0)]
 UnitFraction = Annotated[float, Field(gt=0.0, lt=1.0)]
+ScalarParam = bool | int | float | str | None
+#: Prefect artifact keys allow lowercase letters, digits and dashes.
+ArtifactKey = Annotated[str, Field(pattern=r"^[a-z0-9-]+$")]
+
+
+def _unknown(names, info: ValidationInfo, registry: str) -> tuple[list, list | None]:
+    """The names absent from the context's ``registry`` (none when no context was given), and the registry."""
+    known = (info.context or {}).get(registry)
+    if known is None:
+        return [], None
+    return [name for name in names if name not in known], sorted(known)
+
+
+def _registered_names(names, info: ValidationInfo, *, registry: str, known_as: str):
+    """``names`` if none repeats and (given a context) each is in ``registry``; else a ``ValueError``."""
+    duplicated = sorted({name for name in names if names.count(name) > 1})
+    if duplicated:
+        raise ValueError(f"{info.field_name} lists {duplicated} more than once")
+    unknown, known = _unknown(names, info, registry)
+    if unknown:
+        raise ValueError(f"unknown {info.field_name} {unknown}; {known_as}: {known}")
+    return names
 
 
 class CompareParams(BaseModel):
@@ -62,13 +101,14 @@ class CompareParams(BaseModel):
     experiment : str
         MLflow experiment name (one experiment per purpose).
     tracking_uri : str or None
-        MLflow tracking URI; ``None`` means ``MLFLOW_TRACKING_URI`` or the project's sqlite store.
+        MLflow tracking URI; ``None`` means ``MLFLOW_TRACKING_URI`` or the sqlite store in the state folder.
     dask_address : str or None
         ``tcp://HOST:PORT`` of a running Dask scheduler; ``None`` runs cells on a thread pool.
     max_workers : int
         Threads of the default task runner.
     cell_store : str or None
-        Folder of the resumable per-cell results; ``None`` means the project's ``.cslearn/cells``.
+        Folder of the resumable per-cell results; ``None`` means ``cells/`` in the state folder
+        (``$CSLEARN_HOME``, see ``tasks.storage``).
     method_params : dict
         Optional constructor overrides per method key, e.g. ``{"adacc1": {"formulation": "paper"}}``.
     """
@@ -94,24 +134,16 @@ class CompareParams(BaseModel):
     dask_address: str | None = None
     max_workers: PositiveInt = 2
     cell_store: str | None = None
-    method_params: dict[str, dict[str, bool | int | float | str | None]] = Field(default_factory=dict)
+    method_params: dict[str, dict[str, ScalarParam]] = Field(default_factory=dict)
 
     @field_validator("datasets", "methods")
     @classmethod
     def _no_duplicates(cls, names, info: ValidationInfo):
         if names is None:
             return names
-        duplicated = sorted({name for name in names if names.count(name) > 1})
-        if duplicated:
-            raise ValueError(f"{info.field_name} lists {duplicated} more than once")
         if not names:
             raise ValueError(f"{info.field_name} must name at least one entry (or be omitted for all)")
-        known = (info.context or {}).get(info.field_name)
-        if known is not None:
-            unknown = [name for name in names if name not in known]
-            if unknown:
-                raise ValueError(f"unknown {info.field_name} {unknown}; known: {sorted(known)}")
-        return names
+        return _registered_names(names, info, registry=info.field_name, known_as="known")
 
     @field_validator("method_params")
     @classmethod
@@ -170,3 +202,102 @@ class CompareParams(BaseModel):
     def n_folds(self) -> int:
         """Folds per repeat: ``folds`` under ``cv``, one split otherwise."""
         return self.folds if self.protocol == "cv" else 1
+
+
+class RetrainParams(BaseModel):
+    """Parameters of one ``retrain`` run.
+
+    Attributes
+    ----------
+    dataset : str
+        A business dataset of ``tasks.datasets.DATASETS`` (one with a cost model).
+    candidates : tuple of str
+        Keys of ``algorithms.METHODS`` to fit; the best by holdout savings is registered.
+    holdout_fraction : float
+        Share of the rows held out for scoring candidates and the champion.
+    max_rows : int or None
+        Stratified row cap applied before splitting (quick runs and tests); ``None`` uses every row.
+    seed : int
+        Root seed of the holdout and of the estimators.
+    experiment : str
+        MLflow experiment of the retrain runs.
+    model_name : str or None
+        Registered model name; ``None`` means ``cslearn-<dataset>``.
+    tracking_uri : str or None
+        MLflow tracking URI; ``None`` means ``MLFLOW_TRACKING_URI`` or the sqlite store in the state folder.
+    method_params : dict
+        Constructor overrides per candidate, e.g. ``{"csdt": {"max_depth": 5}}``.
+    cost_params : dict
+        Explicit cost-model parameters (default: the paper's).
+    cache_dir : str or None
+        Dataset cache folder; ``None`` means the data layer's default.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    dataset: str
+    candidates: tuple[str, ...] = Field(default=DEFAULT_CANDIDATES, min_length=1)
+    holdout_fraction: UnitFraction = 0.3
+    max_rows: Annotated[int, Field(ge=20)] | None = None
+    seed: Annotated[int, Field(ge=0)] = 0
+    experiment: str = Field(default="cslearn-retrain", min_length=1)
+    model_name: Annotated[str, Field(min_length=1, pattern=r"^[\w.\-]+$")] | None = None
+    tracking_uri: str | None = None
+    method_params: dict[str, dict[str, ScalarParam]] = Field(default_factory=dict)
+    cost_params: dict[str, ScalarParam] = Field(default_factory=dict)
+    cache_dir: str | None = None
+
+    @field_validator("dataset")
+    @classmethod
+    def _business_dataset(cls, name: str, info: ValidationInfo) -> str:
+        unknown, known = _unknown([name], info, "business_datasets")
+        if unknown:
+            raise ValueError(
+                f"dataset {name!r} is not a business dataset with a cost model; choose one of {known}"
+            )
+        return name
+
+    @field_validator("candidates")
+    @classmethod
+    def _registered_methods(cls, candidates: tuple[str, ...], info: ValidationInfo) -> tuple[str, ...]:
+        return _registered_names(candidates, info, registry="methods", known_as="registered methods")
+
+    @model_validator(mode="after")
+    def _overrides_name_candidates(self):
+        stray = sorted(set(self.method_params) - set(self.candidates))
+        if stray:
+            raise ValueError(f"method_params names methods that are not candidates: {stray}")
+        return self
+
+    @property
+    def registered_model_name(self) -> str:
+        """The registry name of the dataset's model."""
+        return self.model_name or f"cslearn-{self.dataset}"
+
+
+class IngestParams(BaseModel):
+    """Parameters of one ``ingest`` run.
+
+    Attributes
+    ----------
+    datasets : tuple of str
+        Keys of ``tasks.datasets.DATASETS``.
+    cache_dir : str or None
+        Cache folder; ``None`` means ``$CSLEARN_CACHE`` or the user cache directory.
+    force : bool
+        Ingest again even when a valid cache entry exists.
+    report_key : str
+        Key of the summary table artifact (per-dataset tables are ``<report_key>-<dataset>``).
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    datasets: tuple[str, ...] = Field(default=DEFAULT_INGEST_DATASETS, min_length=1)
+    cache_dir: str | None = None
+    force: bool = False
+    report_key: ArtifactKey = "dataset-validation"
+
+    @field_validator("datasets")
+    @classmethod
+    def _registered(cls, names: tuple[str, ...], info: ValidationInfo) -> tuple[str, ...]:
+        return _registered_names(names, info, registry="datasets", known_as="known datasets")

@@ -14,8 +14,9 @@
 # Prefect: with PREFECT_API_URL set, the flow reports to that server; otherwise Prefect starts its temporary
 # local server inside this one process (its history stays in PREFECT_HOME=.prefect). One process only, so no
 # port to choose, nothing left running, and the ephemeral start-up (15-25 s) is paid once.
-# MLflow: MLFLOW_TRACKING_URI if set, else sqlite + artifacts under .cslearn/mlflow (tasks.track).
-# Re-running resumes: finished (dataset, method, fold) cells are read back from .cslearn/cells.
+# State: $CSLEARN_HOME (default ~/.local/share/cslearn, the same for `make ui` and `.venv/bin/cslearn` run by
+# hand; tasks.storage). MLflow: MLFLOW_TRACKING_URI if set, else sqlite + artifacts under $CSLEARN_HOME/mlflow.
+# Re-running resumes: finished (dataset, method, fold) cells are read back from $CSLEARN_HOME/cells.
 set -euo pipefail
 
 PROJECT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# `make ui`: serve the MLflow UI on 127.0.0.1 over the project's tracking store.
+# `make ui`: serve the MLflow UI on 127.0.0.1 over the tracking store the flows write to.
 #
-# The store is the one the flows write to: MLFLOW_TRACKING_URI if set, else the project's sqlite store
-# (tasks.track.default_tracking_uri). An http(s) URI is already a server: its address is printed instead.
-# Settings: MLFLOW_UI_PORT (default 5000). Stop with Ctrl-C.
+# The store is the one `cslearn` uses, in or outside make: MLFLOW_TRACKING_URI if set, else the sqlite store in
+# the state folder, $CSLEARN_HOME/mlflow/mlflow.db (default ~/.local/share/cslearn; tasks.track and
+# tasks.storage). Artifacts are served from beside that store. An http(s) URI is already a server: its
+# address is printed instead. Settings: MLFLOW_UI_PORT (default 5000). Stop with Ctrl-C.
 set -euo pipefail
 
 PROJECT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -12,9 +13,11 @@ PORT="${MLFLOW_UI_PORT:-5000}"
 export DO_NOT_TRACK=true MLFLOW_DISABLE_TELEMETRY=true MLFLOW_SERVER_ENABLE_JOB_EXECUTION=false
 
 cd "$PROJECT_DIR"
-read -r STORE ARTIFACTS < <("$VENV_BIN/python" -c '
-from tasks.track import default_artifact_root, default_tracking_uri
-print(default_tracking_uri(), default_artifact_root().as_uri())')
+{ read -r STORE; read -r ARTIFACTS; } < <("$VENV_BIN/python" -c '
+from tasks.track import artifact_root, default_tracking_uri
+store = default_tracking_uri()
+root = artifact_root(store)  # None: a server, or a file store that keeps its artifacts inside itself
+print(store, root.as_uri() if root else store, sep="\n")')
 
 case "$STORE" in
     http://*|https://*)
@@ -26,5 +29,6 @@ esac
 mkdir -p "${ARTIFACTS#file://}"
 
 echo "MLflow UI on http://127.0.0.1:$PORT over $STORE (Ctrl-C to stop)"
+echo "artifacts of new experiments: $ARTIFACTS"
 exec "$VENV_BIN/mlflow" server --backend-store-uri "$STORE" --default-artifact-root "$ARTIFACTS" \
     --host 127.0.0.1 --port "$PORT" --workers 1

@@ -7,7 +7,8 @@ it on the test rows at every ensemble size T from one fit.
 
 Results are persisted per cell as JSON under a key that hashes everything the result depends on: the data
 fingerprint, the method and its parameters, the protocol and split, the ensemble sizes, the cost selection
-and the seed. Files are written to a temporary name and renamed, so a crash never leaves half a result.
+and the seed. The store's default folder is ``cells/`` in the state folder (``$CSLEARN_HOME``,
+:mod:`tasks.storage`); files are written atomically, so a crash never leaves half a result.
 Re-running the same configuration skips every cell stored with status ``"ok"``; failed cells run again.
 """
 
@@ -17,18 +18,18 @@ import functools
 import hashlib
 import json
 import os
-import tempfile
 import time
 import traceback
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 import numpy as np
-from prefect import task
+from prefect import get_run_logger, task
 from prefect.cache_policies import NO_CACHE
 from pydantic import BaseModel, ConfigDict
 
 from schemas.flow_params import CompareParams
+from tasks.cost_models import derive_split_costs
 from tasks.evaluate import (
     decision_scores,
     derive_seed,
@@ -40,7 +41,7 @@ from tasks.evaluate import (
     supports_staged,
     trace_curves,
 )
-from tasks.track import PROJECT_ROOT
+from tasks.storage import atomic_write_bytes, state_home
 from tasks.train import build_estimator, fit_with_cost_selection
 
 __all__ = [
@@ -108,12 +109,12 @@ class CellSpec(BaseModel):
 
 
 def default_cell_store() -> Path:
-    """The project's cell store folder, ``.cslearn/cells``."""
-    return PROJECT_ROOT / ".cslearn" / "cells"
+    """The default cell store folder: ``cells/`` in the state folder (``$CSLEARN_HOME``)."""
+    return state_home() / "cells"
 
 
 class CellStore:
-    """Cell results on disk, one JSON file per cell key, written atomically (temp file + rename)."""
+    """Cell results on disk, one JSON file per cell key, written atomically (``tasks.storage``)."""
 
     def __init__(self, root: str | os.PathLike | None = None):
         self.root = Path(root) if root is not None else default_cell_store()
@@ -131,15 +132,7 @@ class CellStore:
     def save(self, result: dict) -> Path:
         """Persist a result atomically under ``result["key"]``."""
         target = self.path(result["key"])
-        target.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=".tmp-", suffix=".json")
-        try:
-            with os.fdopen(handle, "w") as stream:
-                json.dump(result, stream, default=_json_default)
-            os.replace(temporary, target)
-        except BaseException:
-            Path(temporary).unlink(missing_ok=True)
-            raise
+        atomic_write_bytes(target, json.dumps(result, default=_json_default).encode())
         return target
 
 
@@ -197,12 +190,10 @@ def _cost_matrices(spec: CellSpec, features, target, split):
     """
     if spec.cost_model is None:
         return None, None, None
-    from tasks.costs import fit_cost_model
-
-    cost_model = fit_cost_model(spec.cost_model, features.iloc[split.train], target[split.train])
-    train_costs = cost_model.cost_matrix(features.iloc[split.train])
-    test_costs = cost_model.cost_matrix(features.iloc[split.test])
-    return train_costs, test_costs, cost_model.params()
+    costs = derive_split_costs(
+        spec.cost_model, features.iloc[split.train], target[split.train], features.iloc[split.test]
+    )
+    return costs.train.values, costs.evaluated.values, costs.params()
 
 
 def _evaluate(spec: CellSpec, model, staged: bool, features, target, cost_matrix) -> list[dict]:
@@ -295,7 +286,10 @@ def compute_cell(spec: CellSpec, store: CellStore | None = None) -> dict:
 @task(name="run_cell", cache_policy=NO_CACHE, task_run_name="cell {spec.label}")
 def run_cell(spec: CellSpec, store_root: str) -> dict:
     """Fit and evaluate one (dataset, method, repeat, fold) cell and persist its result (never retried)."""
-    return compute_cell(spec, CellStore(store_root))
+    result = compute_cell(spec, CellStore(store_root))
+    if result["status"] != "ok":
+        get_run_logger().warning("cell %s failed: %s", spec.label, result["error"])
+    return result
 
 
 def load_finished_cells(store: CellStore, specs: Iterable[CellSpec]) -> dict[str, dict]:

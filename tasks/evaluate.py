@@ -22,22 +22,18 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from prefect import task
-from prefect.cache_policies import NO_CACHE
 from sklearn.model_selection import StratifiedKFold, train_test_split
 
 from algorithms.metrics import classification_report_dict
 
 __all__ = [
     "Split",
-    "count_splits",
     "decision_scores",
     "derive_seed",
     "evaluate_predictions",
     "evaluate_staged",
     "iter_split_ids",
     "make_split",
-    "make_split_task",
     "predict_labels",
     "predict_uses_costs",
     "supports_staged",
@@ -144,17 +140,6 @@ def make_split(
         )
         return Split(np.sort(train), np.sort(test), np.sort(validation))
     raise ValueError(f"unknown protocol {protocol!r}; expected one of 'cv', 'holdout', 'tvt'")
-
-
-@task(name="make_split", cache_policy=NO_CACHE)
-def make_split_task(target, protocol: str, **kwargs) -> Split:
-    """Row indices of one split of a protocol (see ``make_split``)."""
-    return make_split(target, protocol, **kwargs)
-
-
-def count_splits(protocol: str, n_repeats: int, n_folds: int) -> int:
-    """Number of (repeat, fold) splits of a protocol: R x K under ``cv``, R otherwise."""
-    return n_repeats * (n_folds if protocol == "cv" else 1)
 
 
 def iter_split_ids(protocol: str, n_repeats: int, n_folds: int) -> Iterator[tuple[int, int]]:
@@ -280,27 +265,8 @@ def evaluate_staged(
 def trace_curves(model) -> dict[str, list[float]]:
     """The per-round training trace of a boosting model as ``{name: values per round}``.
 
-    Accepts the shapes a ``trace_`` attribute takes in cslearn: a mapping of name -> sequence, a sequence of
-    per-round mappings, or a numpy structured array. Non-numeric entries are skipped; a model without a trace
-    gives an empty dict.
+    A boosting model's ``trace_`` maps each name to one value per round (``BaseBoostingClassifier``); a model
+    without a trace gives an empty dict.
     """
-    trace = getattr(model, "trace_", None)
-    if trace is None:
-        return {}
-    if isinstance(trace, np.ndarray) and trace.dtype.names:
-        columns = {name: trace[name] for name in trace.dtype.names}
-    elif isinstance(trace, dict):
-        columns = dict(trace)
-    elif isinstance(trace, Sequence) and trace and isinstance(trace[0], dict):
-        columns = {key: [round_[key] for round_ in trace] for key in trace[0]}
-    else:
-        return {}
-    curves = {}
-    for name, values in columns.items():
-        array = np.asarray(values)
-        if array.ndim == 1 and array.dtype.kind in "biuf":
-            curves[str(name)] = array.astype(float).tolist()
-        elif array.ndim == 2 and array.dtype.kind in "biuf" and array.shape[1] <= 4:
-            for column in range(array.shape[1]):
-                curves[f"{name}_{column}"] = array[:, column].astype(float).tolist()
-    return curves
+    trace = getattr(model, "trace_", None) or {}
+    return {str(name): np.asarray(values, dtype=float).tolist() for name, values in trace.items()}

@@ -3,12 +3,15 @@
 Runs are driven through ``mlflow.MlflowClient`` with explicit run ids, never the fluent run stack, so child
 runs can be created from task-runner threads or Dask workers (``stack.md``: pass the parent id explicitly).
 
-Default store: ``sqlite:///<project>/.cslearn/mlflow/mlflow.db`` with artifacts under
-``<project>/.cslearn/mlflow/artifacts``; ``MLFLOW_TRACKING_URI`` (or an explicit ``tracking_uri``) points
-elsewhere. Experiments get an absolute artifact location on local stores (the default one depends on the cwd).
+Default store: ``sqlite:///<state>/mlflow/mlflow.db``, ``<state>`` being the state folder (``$CSLEARN_HOME``,
+:mod:`tasks.storage`); ``MLFLOW_TRACKING_URI`` (or an explicit ``tracking_uri``) points elsewhere. Experiments
+created in a sqlite store keep their artifacts beside the database, ``artifacts/<experiment>``, with an
+absolute location (MLflow's default depends on the cwd).
 
 Run status is never left optimistic: ``tracked_run`` marks a run FINISHED only when its block completed,
-FAILED on an exception and KILLED on ``KeyboardInterrupt`` / ``SystemExit`` (what SIGINT and SIGTERM raise).
+FAILED on an exception and KILLED on an interrupt (``KeyboardInterrupt`` and ``SystemExit``, what SIGINT and
+SIGTERM raise, or any other non-``Exception`` such as Prefect's termination signal). ``parent_run`` opens the
+one parent run of a flow run on it, tagged by :func:`flow_run_tags`.
 """
 
 from __future__ import annotations
@@ -19,64 +22,64 @@ import tempfile
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 from mlflow import MlflowClient
 from mlflow.entities import Metric, Param
 from mlflow.exceptions import MlflowException
-from prefect import task
-from prefect.cache_policies import NO_CACHE
+from prefect.runtime import flow_run
+
+from tasks.storage import state_home
 
 __all__ = [
-    "PROJECT_ROOT",
-    "default_artifact_root",
+    "SOURCE_ROOT",
+    "ParentRun",
+    "artifact_root",
     "default_tracking_uri",
     "end_run",
-    "end_run_task",
     "ensure_experiment",
+    "flow_run_tags",
     "git_commit",
     "log_child_run",
-    "log_child_run_task",
     "log_curves",
     "log_metrics",
     "log_params",
     "log_step_metrics",
     "log_table",
-    "log_table_task",
+    "parent_run",
     "start_run",
-    "start_run_task",
     "tracked_run",
     "tracking_client",
 ]
 
-#: The repository root (the folder holding ``pyproject.toml``).
-PROJECT_ROOT = Path(__file__).resolve().parents[1]
+#: The folder holding the packages: the repository root in a checkout (whose commit runs are tagged with).
+#: Code, never state: nothing is written below it.
+SOURCE_ROOT = Path(__file__).resolve().parents[1]
 
 #: MLflow's limits per ``log_batch`` call.
 _MAX_METRICS_PER_BATCH = 1000
 _MAX_PARAMS_PER_BATCH = 100
 _MAX_PARAM_LENGTH = 6000
 
-#: Prefect retries for tracking calls (I/O against a store or server; never for training).
-_TRACKING_RETRIES = {"retries": 2, "retry_delay_seconds": 2}
-
 
 def default_tracking_uri() -> str:
-    """``MLFLOW_TRACKING_URI`` if set, else the project's sqlite store ``.cslearn/mlflow/mlflow.db``."""
+    """``MLFLOW_TRACKING_URI`` if set, else the sqlite store ``mlflow/mlflow.db`` of the state folder."""
     configured = os.environ.get("MLFLOW_TRACKING_URI")
     if configured:
         return configured
-    store = PROJECT_ROOT / ".cslearn" / "mlflow"
-    return f"sqlite:///{store / 'mlflow.db'}"
+    return f"sqlite:///{state_home() / 'mlflow' / 'mlflow.db'}"
 
 
-def default_artifact_root() -> Path:
-    """Folder of the artifacts of experiments created in a local store: ``.cslearn/mlflow/artifacts``."""
-    return PROJECT_ROOT / ".cslearn" / "mlflow" / "artifacts"
+def artifact_root(tracking_uri: str) -> Path | None:
+    """Folder of the artifacts of a sqlite store: ``artifacts/`` beside its database file.
 
-
-def _is_local_store(tracking_uri: str) -> bool:
-    return tracking_uri.startswith(("sqlite:", "file:")) or "://" not in tracking_uri
+    ``None`` for any other store: a tracking server chooses its own artifact root, and a file store keeps the
+    artifacts inside its own folder.
+    """
+    if not tracking_uri.startswith("sqlite:///"):
+        return None
+    return Path(tracking_uri.removeprefix("sqlite:///")).resolve().parent / "artifacts"
 
 
 def tracking_client(tracking_uri: str | None = None) -> MlflowClient:
@@ -88,7 +91,7 @@ def tracking_client(tracking_uri: str | None = None) -> MlflowClient:
 
 
 def ensure_experiment(client: MlflowClient, name: str, *, artifact_location: str | None = None) -> str:
-    """Id of the experiment ``name``, created if absent (absolute artifact location on local stores).
+    """Id of the experiment ``name``, created if absent (artifacts beside a sqlite store, absolute path).
 
     Safe under concurrent creation: a lost race re-reads the experiment the winner created.
     """
@@ -99,8 +102,9 @@ def ensure_experiment(client: MlflowClient, name: str, *, artifact_location: str
                 f"MLflow experiment {name!r} is deleted; restore it or choose another name with --experiment"
             )
         return experiment.experiment_id
-    if artifact_location is None and _is_local_store(client.tracking_uri):
-        artifact_location = (default_artifact_root() / name).as_uri()
+    root = artifact_root(client.tracking_uri)
+    if artifact_location is None and root is not None:
+        artifact_location = (root / name).as_uri()
     try:
         return client.create_experiment(name, artifact_location=artifact_location)
     except MlflowException:
@@ -110,7 +114,7 @@ def ensure_experiment(client: MlflowClient, name: str, *, artifact_location: str
         return experiment.experiment_id
 
 
-def git_commit(root: Path = PROJECT_ROOT) -> str | None:
+def git_commit(root: Path = SOURCE_ROOT) -> str | None:
     """The checked-out commit of ``root``, or ``None`` outside a git work tree."""
     try:
         completed = subprocess.run(
@@ -156,17 +160,83 @@ def tracked_run(
     tags: Mapping[str, object] | None = None,
     parent_run_id: str | None = None,
 ) -> Iterator[str]:
-    """Context manager around a run: FINISHED on success, FAILED on an exception, KILLED on an interrupt."""
+    """Context manager around a run: FINISHED on success, FAILED on an exception, KILLED on an interrupt.
+
+    An interrupt is anything raised that is not an ``Exception``: ``KeyboardInterrupt``, ``SystemExit``,
+    Prefect's ``TerminationSignal``, a cancellation.
+    """
     run_id = start_run(client, experiment_id, run_name=run_name, tags=tags, parent_run_id=parent_run_id)
     try:
         yield run_id
-    except (KeyboardInterrupt, SystemExit):
-        end_run(client, run_id, "KILLED")
-        raise
-    except BaseException:
+    except Exception:
         end_run(client, run_id, "FAILED")
         raise
+    except BaseException:
+        end_run(client, run_id, "KILLED")
+        raise
     end_run(client, run_id, "FINISHED")
+
+
+def flow_run_tags(
+    purpose: str, fingerprints: Mapping[str, str], extra: Mapping[str, object] | None = None
+) -> dict[str, object]:
+    """Tags of a flow's parent run: purpose, Prefect flow run (and parent), git commit, data fingerprints.
+
+    Parameters
+    ----------
+    purpose : str
+        ``cslearn.purpose``, e.g. ``"compare"`` or ``"retrain"``.
+    fingerprints : mapping of dataset name -> fingerprint
+        Logged as ``dataset.<name>.fingerprint``.
+    extra : mapping, optional
+        Further tags. ``None`` values are not set (``start_run`` drops them).
+    """
+    commit = git_commit()
+    return {
+        "cslearn.purpose": purpose,
+        "prefect.flow_run_id": flow_run.get_id(),
+        "prefect.parent_flow_run_id": flow_run.get_parent_flow_run_id(),
+        "git.commit": commit,
+        "mlflow.source.git.commit": commit,
+        **{f"dataset.{name}.fingerprint": fingerprint for name, fingerprint in fingerprints.items()},
+        **(extra or {}),
+    }
+
+
+@dataclass(frozen=True)
+class ParentRun:
+    """Where a flow's parent run lives: what child runs and tasks need to reach it."""
+
+    tracking_uri: str
+    experiment_id: str
+    run_id: str
+
+
+@contextmanager
+def parent_run(
+    tracking_uri: str | None,
+    experiment: str,
+    *,
+    run_name: str,
+    purpose: str,
+    fingerprints: Mapping[str, str],
+    tags: Mapping[str, object] | None = None,
+    params: Mapping[str, object] | None = None,
+) -> Iterator[ParentRun]:
+    """The parent run of a flow run, around the flow's work (:func:`tracked_run`: it always ends it).
+
+    The run is created in experiment ``experiment`` (created if absent) of ``tracking_uri`` (default
+    :func:`default_tracking_uri`), tagged by :func:`flow_run_tags` (``tags`` added) and given ``params``;
+    it ends FINISHED only when the block completed, FAILED on an error, KILLED on an interrupt.
+    """
+    uri = tracking_uri or default_tracking_uri()
+    client = tracking_client(uri)
+    experiment_id = ensure_experiment(client, experiment)
+    run_tags = flow_run_tags(purpose, fingerprints, tags)
+    with tracked_run(client, experiment_id, run_name=run_name, tags=run_tags) as run_id:
+        if params:
+            log_params(client, run_id, params)
+        yield ParentRun(uri, experiment_id, run_id)
 
 
 def _now_ms() -> int:
@@ -287,44 +357,3 @@ def log_child_run(
 
 class _CellsFailed(Exception):
     """Raised inside ``log_child_run`` so that ``tracked_run`` ends a run whose cells failed as FAILED."""
-
-
-@task(name="start_run", cache_policy=NO_CACHE, **_TRACKING_RETRIES)
-def start_run_task(
-    tracking_uri: str,
-    experiment: str,
-    *,
-    run_name: str,
-    tags: Mapping[str, object] | None = None,
-    params: Mapping[str, object] | None = None,
-) -> tuple[str, str]:
-    """Create a RUNNING parent run in experiment ``experiment``; returns ``(experiment_id, run_id)``."""
-    client = tracking_client(tracking_uri)
-    experiment_id = ensure_experiment(client, experiment)
-    run_id = start_run(client, experiment_id, run_name=run_name, tags=tags)
-    if params:
-        log_params(client, run_id, params)
-    return experiment_id, run_id
-
-
-@task(name="log_child_run", cache_policy=NO_CACHE, **_TRACKING_RETRIES)
-def log_child_run_task(*args, **kwargs) -> str:
-    """Log one (dataset, method) child run with params, metrics, per-fold histories and curves."""
-    return log_child_run(*args, **kwargs)
-
-
-@task(name="log_table", cache_policy=NO_CACHE, **_TRACKING_RETRIES)
-def log_table_task(tracking_uri: str, run_id: str, frame, name: str) -> list[str]:
-    """Log a results table as CSV and parquet artifacts of a run."""
-    return log_table(tracking_client(tracking_uri), run_id, frame, name)
-
-
-@task(name="end_run", cache_policy=NO_CACHE, **_TRACKING_RETRIES)
-def end_run_task(
-    tracking_uri: str, run_id: str, status: str = "FINISHED", metrics: Mapping | None = None
-) -> None:
-    """Log final metrics (optional) and set a run's terminal status."""
-    client = tracking_client(tracking_uri)
-    if metrics:
-        log_metrics(client, run_id, metrics)
-    end_run(client, run_id, status)

@@ -22,8 +22,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
-from prefect import task
-from prefect.cache_policies import NO_CACHE
 from sklearn.base import clone
 from sklearn.model_selection import StratifiedKFold
 
@@ -35,7 +33,6 @@ __all__ = [
     "build_estimator",
     "fit_estimator",
     "fit_with_cost_selection",
-    "fit_with_cost_selection_task",
     "has_class_costs",
     "select_negative_cost",
 ]
@@ -208,9 +205,3 @@ def fit_with_cost_selection(
     if model is None:
         model = fit_estimator(clone(estimator).set_params(negative_cost=best), features, target)
     return FittedModel(model, best, scores, time.perf_counter() - started)
-
-
-@task(name="fit_model", cache_policy=NO_CACHE)
-def fit_with_cost_selection_task(estimator, features, target, **kwargs) -> FittedModel:
-    """Fit a model on a training fold with the paper's cost selection (see ``fit_with_cost_selection``)."""
-    return fit_with_cost_selection(estimator, features, target, **kwargs)

@@ -1,8 +1,9 @@
 """Session-wide test set-up: a quiet, local environment and real Prefect / MLflow servers on 127.0.0.1.
 
 * On import (before any test module imports Prefect or MLflow) the settings of ``../shared/spec/stack.md`` are
-  exported, ``PREFECT_HOME`` points at a throw-away folder, and any ``PREFECT_API_URL`` /
-  ``MLFLOW_TRACKING_URI`` inherited from the shell is dropped, so no test talks to a developer's servers.
+  exported, ``PREFECT_HOME`` and ``CSLEARN_HOME`` (the default MLflow store and cell store) point at
+  throw-away folders, and any ``PREFECT_API_URL`` / ``MLFLOW_TRACKING_URI`` inherited from the shell is
+  dropped, so no test talks to a developer's servers or writes into their runs.
 * ``prefect_server`` and ``mlflow_server`` are session fixtures backed by real server processes
   (:mod:`tests.servers`). Both are launched together as soon as collection shows a selected test needs
   them, so they boot in parallel while pytest sets up; the fixtures only wait for health.
@@ -29,6 +30,7 @@ os.environ.pop("PREFECT_API_URL", None)
 os.environ.pop("MLFLOW_TRACKING_URI", None)
 _SESSION_ROOT = Path(tempfile.mkdtemp(prefix="cslearn-tests-"))
 os.environ["PREFECT_HOME"] = str(_SESSION_ROOT / "prefect-home")
+os.environ["CSLEARN_HOME"] = str(_SESSION_ROOT / "cslearn-home")
 
 _SERVER_FIXTURES = {"prefect_server": "prefect", "mlflow_server": "mlflow"}
 _servers: dict[str, ServerProcess] = {}

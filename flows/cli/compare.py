@@ -51,12 +51,13 @@ def register(subparsers) -> None:
     parser.add_argument("--seed", type=int, help="root seed (default 0)")
     parser.add_argument("--experiment", help="MLflow experiment (default cslearn-compare)")
     parser.add_argument(
-        "--tracking-uri", help="MLflow tracking URI (default $MLFLOW_TRACKING_URI or the project store)"
+        "--tracking-uri",
+        help="MLflow tracking URI (default $MLFLOW_TRACKING_URI or the store in $CSLEARN_HOME)",
     )
     parser.add_argument("--dask-address", metavar="tcp://HOST:PORT", help="run cells on this Dask scheduler")
     parser.add_argument("--max-workers", type=int, help="threads of the local task runner (default 2)")
     parser.add_argument(
-        "--cell-store", metavar="DIR", help="folder of resumable cell results (default .cslearn/cells)"
+        "--cell-store", metavar="DIR", help="folder of resumable cell results (default $CSLEARN_HOME/cells)"
     )
     parser.add_argument("--json", action="store_true", help="print the summary and the parent run id as JSON")
     parser.set_defaults(handler=run)
@@ -89,11 +90,13 @@ def params_from_args(args: argparse.Namespace) -> dict:
 
 def run(args: argparse.Namespace) -> int:
     """Validate, run the flow, print the summary; exit status 2 on a bad configuration, 130 if interrupted."""
-    from flows.compare import run_compare, validate_params
+    from flows.compare import run_compare
+    from schemas.flow_params import CompareParams
+    from tasks.configuration import validate_params
     from tasks.report import format_overall, format_summary
 
     try:
-        params = validate_params(params_from_args(args))
+        params = validate_params(CompareParams, params_from_args(args))
     except ValidationError as error:
         print(f"cslearn compare: invalid configuration\n{error}", file=sys.stderr)
         return 2

@@ -1,7 +1,7 @@
 """``cslearn retrain DATASET``: run the ``retrain`` flow from the command line.
 
-Options map onto ``flows.retrain.RetrainParams``; only the options given are passed, so its defaults apply
-to the rest. A bad configuration prints pydantic's error and exits with status 2 before anything runs.
+Options map onto ``schemas.flow_params.RetrainParams``; only the options given are passed, so its defaults
+apply to the rest. A bad configuration prints pydantic's error and exits with status 2 before anything runs.
 Progress (candidates done / total, elapsed, ETA) goes to stderr through the flow's logger; the candidates
 table and the registry decision (or, with ``--json``, the flow's summary including the MLflow parent run
 id) go to stdout. Exit status 130 when interrupted (the MLflow runs are marked KILLED).
@@ -47,7 +47,8 @@ def register(subparsers) -> None:
     parser.add_argument("--experiment", help="MLflow experiment (default cslearn-retrain)")
     parser.add_argument("--model-name", help="registered model name (default cslearn-DATASET)")
     parser.add_argument(
-        "--tracking-uri", help="MLflow tracking URI (default $MLFLOW_TRACKING_URI or the project store)"
+        "--tracking-uri",
+        help="MLflow tracking URI (default $MLFLOW_TRACKING_URI or the store in $CSLEARN_HOME)",
     )
     parser.add_argument("--cache-dir", help="dataset cache folder (default $CSLEARN_CACHE or the user cache)")
     parser.add_argument("--json", action="store_true", help="print the summary and the parent run id as JSON")
@@ -118,10 +119,12 @@ def format_candidates(outcome: dict) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Validate, run the flow, print the outcome; exit status 2 on a bad configuration, 130 if interrupted."""
-    from flows.retrain import RetrainParams, retrain
+    from flows.retrain import retrain
+    from schemas.flow_params import RetrainParams
+    from tasks.configuration import validate_params
 
     try:
-        params = RetrainParams.model_validate(params_from_args(args))
+        params = validate_params(RetrainParams, params_from_args(args))
     except ValidationError as error:
         print(f"cslearn retrain: invalid configuration\n{error}", file=sys.stderr)
         return 2

@@ -1,4 +1,4 @@
-"""The on-disk cache: where it lives, atomic writes, sha256 helpers and checksums recorded on first download.
+"""The on-disk cache: where it lives, sha256 helpers and checksums recorded on first download.
 
 Layout under the cache directory (``platformdirs.user_cache_dir("cslearn")``, overridden by
 ``CSLEARN_CACHE``)::
@@ -16,15 +16,14 @@ Layout under the cache directory (``platformdirs.user_cache_dir("cslearn")``, ov
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import os
-import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 
 import platformdirs
+
+from tasks.storage import atomic_write_bytes
 
 #: Environment variable that overrides the cache directory.
 CACHE_ENVIRONMENT_VARIABLE = "CSLEARN_CACHE"
@@ -38,29 +37,6 @@ def resolve_cache_dir(cache_dir: str | os.PathLike | None = None) -> Path:
     path = Path(cache_dir).expanduser()
     path.mkdir(parents=True, exist_ok=True)
     return path
-
-
-@contextlib.contextmanager
-def atomic_path(destination: Path) -> Iterator[Path]:
-    """Yield a temporary path next to ``destination``; renamed over it only if the block succeeds."""
-    destination = Path(destination)
-    destination.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(
-        prefix=f".{destination.name}.", suffix=".tmp", dir=destination.parent
-    )
-    os.close(handle)
-    temporary_path = Path(temporary)
-    try:
-        yield temporary_path
-        os.replace(temporary_path, destination)
-    finally:
-        temporary_path.unlink(missing_ok=True)
-
-
-def atomic_write_bytes(destination: Path, data: bytes) -> None:
-    """Write ``data`` to ``destination`` through a temporary file and an atomic rename."""
-    with atomic_path(destination) as temporary:
-        temporary.write_bytes(data)
 
 
 def sha256_file(path: Path) -> str:

@@ -13,7 +13,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from tasks.datasets.cache import ChecksumError, atomic_path
+from tasks.datasets.cache import ChecksumError
+from tasks.storage import atomic_path
 
 logger = logging.getLogger(__name__)
 

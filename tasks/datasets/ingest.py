@@ -24,11 +24,12 @@ from schemas.canonical_dataset import COST_COLUMN_NAMES as COST_COLUMNS
 from schemas.canonical_dataset import COST_PREFIX, TARGET_COLUMN, CanonicalDataset
 from schemas.validation import validate_frame
 from tasks.datasets import parsers
-from tasks.datasets.cache import atomic_path, atomic_write_bytes, resolve_cache_dir
+from tasks.datasets.cache import resolve_cache_dir
 from tasks.datasets.downloads import DEFAULT_HTTP_OPTIONS, HttpOptions
 from tasks.datasets.encoding import encode_features
 from tasks.datasets.sources import LocalFile
 from tasks.datasets.spec import Dataset, DatasetSpec
+from tasks.storage import atomic_path, atomic_write_bytes
 
 logger = logging.getLogger(__name__)
 

@@ -25,8 +25,9 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from tasks.datasets.cache import ChecksumError, RecordedChecksums, atomic_path, sha256_file
+from tasks.datasets.cache import ChecksumError, RecordedChecksums, sha256_file
 from tasks.datasets.downloads import DEFAULT_HTTP_OPTIONS, DownloadError, HttpOptions, download_file
+from tasks.storage import atomic_path
 
 logger = logging.getLogger(__name__)
 

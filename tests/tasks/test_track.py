@@ -2,10 +2,17 @@
 
 from __future__ import annotations
 
-import pandas as pd
-import pytest
+import signal
+import tempfile
+from pathlib import Path
 
-from tasks import track
+import pandas as pd
+import platformdirs
+import pytest
+from prefect.exceptions import TerminationSignal
+
+from tasks import storage, track
+from tasks.cells import default_cell_store
 
 
 @pytest.fixture(scope="module")
@@ -17,11 +24,33 @@ def store(tmp_path_factory):
     return uri, client, experiment_id
 
 
-def test_default_store_is_inside_the_project_unless_overridden(monkeypatch):
+def test_default_store_is_in_the_state_folder_unless_overridden(monkeypatch, tmp_path):
     monkeypatch.delenv("MLFLOW_TRACKING_URI", raising=False)
-    assert track.default_tracking_uri() == f"sqlite:///{track.PROJECT_ROOT}/.cslearn/mlflow/mlflow.db"
+    monkeypatch.setenv("CSLEARN_HOME", str(tmp_path / "home"))
+    assert track.default_tracking_uri() == f"sqlite:///{tmp_path}/home/mlflow/mlflow.db"
     monkeypatch.setenv("MLFLOW_TRACKING_URI", "http://127.0.0.1:5999")
     assert track.default_tracking_uri() == "http://127.0.0.1:5999"
+
+
+def test_state_stays_out_of_the_source_tree(monkeypatch):
+    monkeypatch.delenv("MLFLOW_TRACKING_URI", raising=False)
+    monkeypatch.delenv("CSLEARN_HOME", raising=False)
+    default = storage.state_home()
+    assert default == Path(platformdirs.user_data_dir("cslearn")).resolve()
+    assert not default.is_relative_to(track.SOURCE_ROOT)
+    assert track.default_tracking_uri() == f"sqlite:///{default}/mlflow/mlflow.db"
+    assert default_cell_store() == default / "cells"
+
+
+def test_the_tests_never_touch_the_users_state():
+    assert storage.state_home() != Path(platformdirs.user_data_dir("cslearn")).resolve()
+    assert Path(tempfile.gettempdir()).resolve() in storage.state_home().parents
+
+
+def test_artifacts_live_beside_the_sqlite_store_they_belong_to(tmp_path):
+    assert track.artifact_root(f"sqlite:///{tmp_path}/a/mlflow.db") == tmp_path / "a" / "artifacts"
+    assert track.artifact_root("http://127.0.0.1:5999") is None
+    assert track.artifact_root(f"file://{tmp_path}/mlruns") is None  # MLflow keeps them inside the store
 
 
 def test_experiments_are_created_once_with_an_absolute_artifact_location(store, tmp_path):
@@ -29,16 +58,22 @@ def test_experiments_are_created_once_with_an_absolute_artifact_location(store, 
     assert track.ensure_experiment(client, "unit") == experiment_id
     created = track.ensure_experiment(client, "second")
     location = client.get_experiment(created).artifact_location
-    assert location == (track.default_artifact_root() / "second").as_uri()
+    assert location == (Path(uri.removeprefix("sqlite:///")).parent / "artifacts" / "second").as_uri()
     client.delete_experiment(created)
     with pytest.raises(ValueError, match="experiment 'second' is deleted"):
         track.ensure_experiment(client, "second")
 
 
-@pytest.mark.parametrize(
-    ("error", "status"),
-    [(None, "FINISHED"), (RuntimeError("boom"), "FAILED"), (KeyboardInterrupt(), "KILLED")],
-)
+OUTCOMES = [
+    (None, "FINISHED"),
+    (RuntimeError("boom"), "FAILED"),
+    (KeyboardInterrupt(), "KILLED"),
+    (SystemExit(143), "KILLED"),
+    (TerminationSignal(signal.SIGTERM), "KILLED"),  # what Prefect raises in a flow run told to stop
+]
+
+
+@pytest.mark.parametrize(("error", "status"), OUTCOMES)
 def test_tracked_run_never_reports_an_unfinished_run_as_finished(store, error, status):
     _, client, experiment_id = store
     run_ids = []
@@ -48,11 +83,61 @@ def test_tracked_run_never_reports_an_unfinished_run_as_finished(store, error, s
             assert client.get_run(run_id).info.status == "RUNNING"
             if error is not None:
                 raise error
-    except (RuntimeError, KeyboardInterrupt):
-        pass
+    except BaseException as raised:
+        assert raised is error
     run = client.get_run(run_ids[0])
     assert run.info.status == status
     assert run.data.tags["a"] == "1" and "skipped" not in run.data.tags
+
+
+@pytest.mark.parametrize(("error", "status"), OUTCOMES)
+def test_a_parent_run_is_tagged_given_its_params_and_always_ended(tmp_path, error, status):
+    uri = f"sqlite:///{tmp_path / 'store' / 'mlflow.db'}"
+    runs = []
+    try:
+        with track.parent_run(
+            uri,
+            "flows",
+            run_name="compare x",
+            purpose="compare",
+            fingerprints={"pima": "f" * 64},
+            tags={"cslearn.holdout_key": "k"},
+            params={"seed": 3},
+        ) as run:
+            runs.append(run)
+            assert run.tracking_uri == uri
+            if error is not None:
+                raise error
+    except BaseException as raised:
+        assert raised is error
+    client = track.tracking_client(uri)
+    logged = client.get_run(runs[0].run_id)
+    assert logged.info.status == status and logged.info.run_name == "compare x"
+    assert client.get_experiment(runs[0].experiment_id).artifact_location == (
+        (tmp_path / "store" / "artifacts" / "flows").as_uri()
+    )
+    tags = logged.data.tags
+    assert tags["cslearn.purpose"] == "compare" and tags["cslearn.holdout_key"] == "k"
+    assert tags["dataset.pima.fingerprint"] == "f" * 64
+    assert tags["git.commit"] == tags["mlflow.source.git.commit"] == track.git_commit()
+    assert "prefect.flow_run_id" not in tags  # outside a flow run there is none: not tagged "None"
+    assert logged.data.params == {"seed": "3"}
+
+
+@pytest.mark.servers
+def test_flow_run_tags_name_the_prefect_flow_run(prefect_server):
+    from prefect import flow
+
+    @flow
+    def tagged():
+        from prefect.runtime import flow_run
+
+        return flow_run.get_id(), track.flow_run_tags("retrain", {"d": "f"}, {"extra": 1})
+
+    flow_run_id, tags = tagged()
+    assert tags["prefect.flow_run_id"] == flow_run_id and tags["prefect.parent_flow_run_id"] is None
+    assert tags["cslearn.purpose"] == "retrain" and tags["dataset.d.fingerprint"] == "f"
+    assert tags["extra"] == 1
 
 
 def test_child_run_content_and_link_to_the_parent(store):

@@ -1,6 +1,8 @@
-"""Prefect tasks of the ``ingest`` stage: ingest a dataset, re-check it from the cache, publish the report.
+"""The validation report of the ``ingest`` flow: ingest each dataset, re-check it from the cache, publish.
 
-The checks are pure functions (:func:`validation_checks`), callable without Prefect; the tasks wrap them.
+Ingestion itself belongs to the data layer (``tasks.datasets.ingest``); this module holds the flow's tasks
+around it and the report they produce. The checks are pure functions (:func:`validation_checks`), callable
+without Prefect; the tasks wrap them.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from prefect.cache_policies import NO_CACHE
 from schemas.canonical_dataset import TARGET_COLUMN, CanonicalDataset
 from schemas.validation import validate_frame
 from tasks.datasets import DATASETS, content_fingerprint, ingest_dataset, resolve_cache_dir
-from tasks.datasets.cache import atomic_write_bytes
+from tasks.storage import atomic_write_bytes
 
 __all__ = [
     "failed_report_row",

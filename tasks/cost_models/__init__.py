@@ -5,27 +5,29 @@
   the training split (``fit(features, target)``), then ``cost_matrix(features)`` gives the ``(n, 4)`` matrix
   ``[C_FP, C_FN, C_TP, C_TN]`` of any split and ``params()`` everything to log.
 - :func:`cost_characteristic_summary`: ``b_i`` (CSDT Eq. 1), its mean and standard deviation, and counts.
-- :func:`derive_cost_matrix`: the Prefect task; :func:`fit_cost_model` and :func:`checked_cost_matrix` are the
-  pure functions it composes.
+- :func:`derive_split_costs`: a cost model fit on a split's training rows and the validated cost matrices of
+  both sides (what compare cells, retrain and serving use); :func:`fit_cost_model` and
+  :func:`checked_cost_matrix` are the steps it composes.
 """
 
-from tasks.costs._base import CostModel
-from tasks.costs.card_fraud import CardFraudCostModel
-from tasks.costs.characteristic import cost_characteristic, cost_characteristic_summary
-from tasks.costs.credit_scoring import (
+from tasks.cost_models._base import CostModel
+from tasks.cost_models.card_fraud import CardFraudCostModel
+from tasks.cost_models.characteristic import cost_characteristic, cost_characteristic_summary
+from tasks.cost_models.credit_scoring import (
     CreditScoringCostModel,
     PakddCreditScoringCostModel,
     annuity_payment,
     present_value,
 )
-from tasks.costs.derive import (
+from tasks.cost_models.derive import (
     COST_MODELS,
     CheckedCostMatrix,
+    SplitCosts,
     checked_cost_matrix,
-    derive_cost_matrix,
+    derive_split_costs,
     fit_cost_model,
 )
-from tasks.costs.direct_marketing import DirectMarketingCostModel
+from tasks.cost_models.direct_marketing import DirectMarketingCostModel
 
 __all__ = [
     "COST_MODELS",
@@ -35,11 +37,12 @@ __all__ = [
     "CreditScoringCostModel",
     "DirectMarketingCostModel",
     "PakddCreditScoringCostModel",
+    "SplitCosts",
     "annuity_payment",
     "checked_cost_matrix",
     "cost_characteristic",
     "cost_characteristic_summary",
-    "derive_cost_matrix",
+    "derive_split_costs",
     "fit_cost_model",
     "present_value",
 ]

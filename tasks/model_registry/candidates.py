@@ -1,0 +1,180 @@
+"""Candidates of a retrain: fit with the training costs, scored on the holdout, logged with their model.
+
+Under the retrain's parent run (:func:`retrain_parent_run`, built on :func:`tasks.track.parent_run`),
+:func:`fit_and_log_candidate` fits one method, scores every holdout metric (savings by CSDT Eq. 4) and logs a
+child run with the model (``tasks.model_registry.serialization``); :func:`best_candidate` picks the one to
+register and :func:`retrain_outcome` is what the flow returns.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Mapping
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
+
+from prefect import get_run_logger, task
+from prefect.cache_policies import NO_CACHE
+
+from schemas.flow_params import RetrainParams
+from tasks.evaluate import decision_scores, derive_seed, evaluate_predictions, predict_labels
+from tasks.model_registry.holdout import RetrainData
+from tasks.model_registry.serialization import log_sklearn_model
+from tasks.track import ParentRun, log_metrics, log_params, parent_run, tracked_run, tracking_client
+from tasks.train import build_estimator, fit_estimator
+
+__all__ = [
+    "CandidateProgress",
+    "CandidateResult",
+    "best_candidate",
+    "fit_and_log_candidate",
+    "fit_and_log_candidate_task",
+    "retrain_outcome",
+    "retrain_parent_run",
+]
+
+
+def retrain_parent_run(params: RetrainParams, data: RetrainData) -> AbstractContextManager[ParentRun]:
+    """The retrain's parent run (:func:`tasks.track.parent_run`).
+
+    Named ``retrain/<dataset>``, tagged with the dataset, its fingerprint and the holdout key, and given the
+    flow's parameters (but the tracking URI), the split's counts and the cost model's parameters.
+    """
+    return parent_run(
+        params.tracking_uri,
+        params.experiment,
+        run_name=f"retrain/{params.dataset}",
+        purpose="retrain",
+        fingerprints={params.dataset: data.fingerprint},
+        tags={"cslearn.dataset": params.dataset, "cslearn.holdout_key": data.holdout_key},
+        params={
+            **params.model_dump(mode="json", exclude={"tracking_uri"}),
+            **data.summary(),
+            **data.cost_params,
+        },
+    )
+
+
+@dataclass(frozen=True)
+class CandidateResult:
+    """One candidate method fitted on the training rows and scored on the holdout."""
+
+    method: str
+    run_id: str
+    model_id: str
+    savings: float
+    metrics: dict
+    fit_seconds: float
+
+
+def fit_and_log_candidate(
+    data: RetrainData,
+    method: str,
+    *,
+    tracking_uri: str,
+    experiment_id: str,
+    parent_run_id: str,
+    method_params: Mapping | None = None,
+    seed: int = 0,
+) -> CandidateResult:
+    """Fit ``method`` with the training costs, score it on the holdout, log a child run with its model.
+
+    The child run holds the estimator's ``get_params()``, every holdout metric (``savings`` and ``cost`` from
+    the example-dependent costs, CSDT Eq. 2-4), the fit time, and the model (see :func:`log_sklearn_model`).
+    A failing fit marks the child run FAILED and re-raises.
+    """
+    client = tracking_client(tracking_uri)
+    estimator = build_estimator(method, method_params, random_state=derive_seed(seed, 2))
+    tags = {
+        "cslearn.method": method,
+        "cslearn.dataset": data.dataset,
+        f"dataset.{data.dataset}.fingerprint": data.fingerprint,
+    }
+    with tracked_run(
+        client, experiment_id, run_name=f"{data.dataset}/{method}", tags=tags, parent_run_id=parent_run_id
+    ) as run_id:
+        started = time.perf_counter()
+        model = fit_estimator(estimator, data.train_features, data.train_target, data.train_costs)
+        fit_seconds = time.perf_counter() - started
+        predicted = predict_labels(model, data.holdout_features, data.holdout_costs)
+        scores = decision_scores(model, data.holdout_features)
+        metrics = evaluate_predictions(data.holdout_target, predicted, scores, data.holdout_costs)
+        params = {key: value for key, value in model.get_params(deep=False).items()}
+        log_params(client, run_id, params)
+        model_id = log_sklearn_model(
+            client,
+            experiment_id,
+            run_id,
+            model,
+            data.holdout_features.head(5),
+            params=params,
+            tags={**tags, "cslearn.holdout_key": data.holdout_key},
+        )
+        log_metrics(client, run_id, {**metrics, "fit_seconds": fit_seconds})
+    return CandidateResult(method, run_id, model_id, float(metrics["savings"]), metrics, fit_seconds)
+
+
+@task(name="fit_and_log_candidate", cache_policy=NO_CACHE)
+def fit_and_log_candidate_task(data: RetrainData, method: str, **kwargs) -> CandidateResult:
+    """Fit one candidate with the training costs, score its savings on the holdout, log run and model."""
+    result = fit_and_log_candidate(data, method, **kwargs)
+    get_run_logger().info("%s: holdout savings %.4f (fit %.1f s)", method, result.savings, result.fit_seconds)
+    return result
+
+
+def best_candidate(
+    results: Mapping[str, CandidateResult], failed: Mapping[str, str], dataset: str
+) -> CandidateResult:
+    """The candidate with the highest holdout savings (a NaN score never wins).
+
+    Raises
+    ------
+    RuntimeError
+        If every candidate failed (``failed`` maps each to its error).
+    """
+    if not results:
+        raise RuntimeError(f"every candidate failed on {dataset}: {dict(failed)}")
+    return max(
+        results.values(), key=lambda result: -math.inf if math.isnan(result.savings) else result.savings
+    )
+
+
+class CandidateProgress:
+    """Counts fitted candidates and estimates the time left from the mean time per candidate so far."""
+
+    def __init__(self, total: int, clock=time.monotonic):
+        self.total = total
+        self.done = 0
+        self._clock = clock
+        self._started = clock()
+
+    def update(self) -> str:
+        """Record one finished candidate and return the progress line."""
+        self.done += 1
+        elapsed = self._clock() - self._started
+        remaining = elapsed / self.done * (self.total - self.done)
+        return f"candidates {self.done}/{self.total} done, elapsed {elapsed:.0f} s, ETA {remaining:.0f} s"
+
+
+def retrain_outcome(
+    dataset: str,
+    run: ParentRun,
+    results: Mapping[str, CandidateResult],
+    failed: Mapping[str, str],
+    best: CandidateResult,
+    decision: Mapping,
+) -> dict:
+    """What ``retrain`` returns: holdout savings and metrics per candidate, failures, the decision."""
+    return {
+        "dataset": dataset,
+        "parent_run_id": run.run_id,
+        "candidates": {method: result.savings for method, result in results.items()},
+        "metrics": {
+            method: {**result.metrics, "fit_seconds": result.fit_seconds}
+            for method, result in results.items()
+        },
+        "failed": dict(failed),
+        "best": best.method,
+        **decision,
+    }

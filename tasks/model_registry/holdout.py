@@ -1,0 +1,194 @@
+"""The deterministic holdout of a retrain and the data every candidate and the champion are scored on.
+
+* :func:`make_holdout` draws the holdout: stratified, seeded by the root seed AND the dataset fingerprint, so
+  the same data and seed always give the same rows, and new data gives a new holdout.
+* :func:`prepare_retrain_data` splits a business dataset into training rows and the holdout and derives both
+  sides' cost matrices from a cost model fit on the training rows only (``tasks.cost_models``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import numpy as np
+from prefect import get_run_logger, task
+from prefect.cache_policies import NO_CACHE
+from sklearn.model_selection import train_test_split
+
+from tasks.cost_models import derive_split_costs
+from tasks.datasets import load_dataset
+from tasks.evaluate import derive_seed, make_split
+
+__all__ = [
+    "Holdout",
+    "RetrainData",
+    "holdout_seed",
+    "make_holdout",
+    "prepare_retrain_data",
+    "prepare_retrain_data_task",
+]
+
+
+@dataclass(frozen=True)
+class Holdout:
+    """Row indices of the training split and of the holdout, and the key that identifies the holdout."""
+
+    train: np.ndarray
+    holdout: np.ndarray
+    key: str
+
+
+def holdout_seed(seed: int, fingerprint: str) -> int:
+    """The holdout's seed: ``derive_seed(seed, h)`` with ``h`` the first 32 bits of SHA-256(fingerprint)."""
+    fingerprint_bits = int.from_bytes(hashlib.sha256(fingerprint.encode()).digest()[:4], "big")
+    return derive_seed(seed, fingerprint_bits)
+
+
+def make_holdout(
+    target, *, fingerprint: str, seed: int, holdout_fraction: float, max_rows: int | None = None
+) -> Holdout:
+    """Split the rows into training rows and a stratified holdout, deterministically per data and seed.
+
+    Parameters
+    ----------
+    target : array-like of shape (n_samples,)
+        Binary labels.
+    fingerprint : str
+        Content hash of the dataset; with ``seed`` it fixes the rows (same data + seed = same holdout).
+    seed : int
+        Root seed.
+    holdout_fraction : float
+        Share of the (capped) rows held out for scoring, in (0, 1).
+    max_rows : int, optional
+        Cap on the rows used at all: a stratified sample of ``max_rows`` rows is drawn first (for tests and
+        quick runs).
+
+    Raises
+    ------
+    ValueError
+        If ``target`` does not hold two classes, or the cap leaves a class with fewer than 2 rows.
+    """
+    target = np.asarray(target)
+    split_seed = holdout_seed(seed, fingerprint)
+    rows = np.arange(target.shape[0])
+    if max_rows is not None and max_rows < rows.size:
+        classes, counts = np.unique(target, return_counts=True)
+        expected_minority = counts.min() * max_rows / rows.size
+        if expected_minority < 2:
+            raise ValueError(
+                f"max_rows={max_rows} keeps about {expected_minority:.1f} rows of class"
+                f" {classes[counts.argmin()]}"
+                f" ({counts.min()} of {rows.size}); raise max_rows to at least"
+                f" {math.ceil(2 * rows.size / counts.min())}"
+            )
+        rows, _ = train_test_split(
+            rows, train_size=max_rows, stratify=target, random_state=derive_seed(split_seed, 1)
+        )
+        rows = np.sort(rows)
+    split = make_split(
+        target[rows], "holdout", repeat=0, seed=split_seed, holdout_test_fraction=holdout_fraction
+    )
+    key = f"{fingerprint}/seed={seed}/fraction={holdout_fraction}/max_rows={max_rows}"
+    return Holdout(train=rows[split.train], holdout=rows[split.test], key=key)
+
+
+@dataclass(frozen=True)
+class RetrainData:
+    """A business dataset split for retraining: training rows, the holdout, and both cost matrices.
+
+    The cost model is fit on the training rows only (CSDT paper, Section 4: its averages and priors come
+    from the training split) and then gives the example-dependent costs ``[C_FP, C_FN, C_TP, C_TN]`` of both.
+    """
+
+    dataset: str
+    fingerprint: str
+    holdout_key: str
+    train_features: object
+    train_target: np.ndarray
+    train_costs: np.ndarray
+    holdout_features: object
+    holdout_target: np.ndarray
+    holdout_costs: np.ndarray
+    cost_model: str
+    cost_params: dict
+
+    def summary(self) -> dict[str, object]:
+        """Counts and identifiers to log with the parent run."""
+        return {
+            "dataset": self.dataset,
+            "fingerprint": self.fingerprint,
+            "holdout_key": self.holdout_key,
+            "train_rows": int(self.train_target.size),
+            "train_positives": int(self.train_target.sum()),
+            "holdout_rows": int(self.holdout_target.size),
+            "holdout_positives": int(self.holdout_target.sum()),
+            "cost_model": self.cost_model,
+        }
+
+
+def prepare_retrain_data(
+    dataset,
+    *,
+    seed: int,
+    holdout_fraction: float,
+    max_rows: int | None = None,
+    cost_params: Mapping | None = None,
+) -> RetrainData:
+    """Split a loaded business dataset into training rows and the holdout and derive both cost matrices.
+
+    Parameters
+    ----------
+    dataset : tasks.datasets.Dataset
+        A dataset whose ``spec.cost_model`` names a cost model of ``tasks.cost_models.COST_MODELS``.
+    seed, holdout_fraction, max_rows
+        See :func:`make_holdout`.
+    cost_params : mapping, optional
+        Explicit cost-model parameters (default: the paper's).
+
+    Raises
+    ------
+    ValueError
+        If the dataset has no cost model (it is not a business dataset).
+    """
+    cost_model_name = getattr(dataset.spec, "cost_model", None)
+    if not cost_model_name:
+        raise ValueError(
+            f"dataset {dataset.name!r} has no example-dependent cost model; retrain needs a business dataset"
+        )
+    holdout = make_holdout(
+        dataset.target,
+        fingerprint=dataset.fingerprint,
+        seed=seed,
+        holdout_fraction=holdout_fraction,
+        max_rows=max_rows,
+    )
+    train_features = dataset.features.iloc[holdout.train]
+    holdout_features = dataset.features.iloc[holdout.holdout]
+    train_target = np.asarray(dataset.target)[holdout.train]
+    costs = derive_split_costs(
+        cost_model_name, train_features, train_target, holdout_features, parameters=cost_params
+    )
+    return RetrainData(
+        dataset=dataset.name,
+        fingerprint=dataset.fingerprint,
+        holdout_key=holdout.key,
+        train_features=train_features,
+        train_target=train_target,
+        train_costs=costs.train.values,
+        holdout_features=holdout_features,
+        holdout_target=np.asarray(dataset.target)[holdout.holdout],
+        holdout_costs=costs.evaluated.values,
+        cost_model=cost_model_name,
+        cost_params=dict(costs.params()),
+    )
+
+
+@task(name="prepare_retrain_data", cache_policy=NO_CACHE, retries=1, retry_delay_seconds=5)
+def prepare_retrain_data_task(dataset_name: str, *, cache_dir: str | None = None, **kwargs) -> RetrainData:
+    """Load a business dataset (ingested on first use), split off the holdout, derive both cost matrices."""
+    data = prepare_retrain_data(load_dataset(dataset_name, cache_dir=cache_dir), **kwargs)
+    get_run_logger().info("retrain data: %s", data.summary())
+    return data

@@ -1,0 +1,58 @@
+"""Where cslearn keeps the state it creates, and the one way it writes files: atomically.
+
+State (everything but datasets) lives under one folder, :func:`state_home`: ``$CSLEARN_HOME`` if set, else the
+user data directory (``platformdirs.user_data_dir("cslearn")``, e.g. ``~/.local/share/cslearn`` on Linux). It
+never depends on where the code is installed or on the working directory, so ``make run``, ``make ui``, the
+``cslearn`` command and Prefect workers of one user all see the same runs::
+
+    mlflow/mlflow.db        the default MLflow tracking store (``tasks.track.default_tracking_uri``)
+    mlflow/artifacts/       the artifacts of its experiments
+    cells/                  the resumable results of ``compare`` cells (``tasks.cells.CellStore``)
+
+Datasets live in the dataset cache (``$CSLEARN_CACHE``, ``tasks.datasets.cache``). Every file is written
+through :func:`atomic_path`: to a temporary name beside the destination, renamed over it only when complete.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import platformdirs
+
+__all__ = ["HOME_ENVIRONMENT_VARIABLE", "atomic_path", "atomic_write_bytes", "state_home"]
+
+#: Environment variable that overrides the state folder.
+HOME_ENVIRONMENT_VARIABLE = "CSLEARN_HOME"
+
+
+def state_home() -> Path:
+    """The state folder: ``$CSLEARN_HOME`` if set, else the user data directory of cslearn (not created)."""
+    configured = os.environ.get(HOME_ENVIRONMENT_VARIABLE)
+    return Path(configured or platformdirs.user_data_dir("cslearn")).expanduser().resolve()
+
+
+@contextlib.contextmanager
+def atomic_path(destination: Path) -> Iterator[Path]:
+    """Yield a temporary path next to ``destination``; renamed over it only if the block succeeds."""
+    destination = Path(destination)
+    destination.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(
+        prefix=f".{destination.name}.", suffix=".tmp", dir=destination.parent
+    )
+    os.close(handle)
+    temporary_path = Path(temporary)
+    try:
+        yield temporary_path
+        os.replace(temporary_path, destination)
+    finally:
+        temporary_path.unlink(missing_ok=True)
+
+
+def atomic_write_bytes(destination: Path, data: bytes) -> None:
+    """Write ``data`` to ``destination`` through a temporary file and an atomic rename."""
+    with atomic_path(destination) as temporary:
+        temporary.write_bytes(data)
