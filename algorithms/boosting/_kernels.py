@@ -10,7 +10,6 @@ and the class sums that normalise the next distribution. Notation as in :mod:`al
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 __all__ = ["class_sums", "confusion_mass", "cost_weighted_sums", "ensemble_confusion", "weighted_error"]

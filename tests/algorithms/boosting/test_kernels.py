@@ -1,4 +1,4 @@
-"""The compiled per-round reductions (:mod:`algorithms.boosting._kernels`) against their plain numpy formulas."""
+"""The compiled per-round reductions (:mod:`algorithms.boosting._kernels`) against their numpy formulas."""
 
 from __future__ import annotations
 
