@@ -17,8 +17,12 @@ __all__ = ["class_sums", "confusion_mass", "cost_weighted_sums", "ensemble_confu
 
 @njit(cache=True, nogil=True)
 def weighted_error(weights, y, output):
-    """``sum_i D(i) (1 - y_i h(x_i)) / 2``: the misclassified mass of a discrete learner (AdaCC Eq. 2), the
-    pseudo-loss of a real-valued one (binary AdaBoost.M2)."""
+    """The weighted error ``sum_i D(i) (1 - y_i h(x_i)) / 2`` of one weak learner.
+
+    For a discrete learner (``h`` in {-1, +1}) this is the misclassified mass, the denominator of AdaCC Eq. 2;
+    for a real-valued output ``2 p - 1`` it is the pseudo-loss of binary AdaBoost.M2 (WOTBoost Algorithm 1,
+    line 5).
+    """
     total = 0.0
     for i in range(weights.size):
         total += weights[i] * (1.0 - y[i] * output[i])

@@ -105,8 +105,11 @@ def confusion_round_costs(y, output, fixed_costs, class_mass):
 
 
 def round_training_set(X, y01, weights, random_state, *, balanced, resample):
-    """Step 5: all samples weighted by ``D^t`` (``balanced``: rescaled so each class carries mass 1/2), or
-    (``resample``) a bootstrap sample drawn with those weights as probabilities."""
+    """Step 5's training set: all samples with the fitting weights, or a bootstrap sample drawn by them.
+
+    The fitting weights are ``D^t``, rescaled so that each class carries mass 1/2 when ``balanced``;
+    ``resample`` draws ``n`` samples with replacement with those weights as probabilities.
+    """
     positive = y01 == 1
     class_mass = weights[positive].sum(), weights[~positive].sum()
     if balanced and min(class_mass) > 0:

@@ -50,8 +50,11 @@ def probability_output(learner, X):
 
 
 def m2_alpha(weighted_error):
-    """``ln(1 / beta_t)`` from the pseudo-loss ``eps_t`` on the original samples (Algorithm 1, lines 5-6 and
-    output), which is the loop's weighted error of ``2 p_t(+|x) - 1``; ``beta_t`` goes on to the update."""
+    """The learner's vote ``ln(1 / beta_t)`` and ``beta_t`` from the pseudo-loss (Algorithm 1, lines 5-6).
+
+    The loop's weighted error of the output ``2 p_t(+|x) - 1`` is M2's pseudo-loss ``eps_t`` on the original
+    samples; ``beta_t`` goes on to the update (:func:`~algorithms.boosting._m2_rules.m2_update`).
+    """
     return {
         "alpha": _m2_rules.m2_vote_weight(weighted_error),
         "beta": _m2_rules.m2_beta(weighted_error),
