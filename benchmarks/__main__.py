@@ -1,7 +1,9 @@
-"""Run every benchmark (``make bench``) or the ones named: ``python -m benchmarks [boosting tree ...]``.
+"""Run every benchmark (``make bench``) or some: ``python -m benchmarks [--quick] [stump tree ...]``.
 
-Each ``benchmarks/bench_<name>.py`` module defines ``main() -> None``; it prints its table and writes it,
-with the machine and the command, into its own section of ``docs/benchmarks.md``.
+Each ``benchmarks/bench_<name>.py`` module defines ``main(quick: bool) -> None``; it prints its tables and
+writes them, with the machine and the command, into its own section of ``docs/benchmarks.md``. ``--quick``
+runs fewer repeats and rounds (a few minutes for all of them; the full run takes longer): for checking that
+the benchmarks work, not for the figures quoted in the docs.
 """
 
 from __future__ import annotations
@@ -22,14 +24,15 @@ def available() -> list[str]:
 
 
 def main(argv: list[str]) -> int:
-    names = argv or available()
+    quick = "--quick" in argv
+    names = [arg for arg in argv if arg != "--quick"] or available()
     unknown = sorted(set(names) - set(available()))
     if unknown:
         print(f"unknown benchmark(s) {unknown}; available: {available()}", file=sys.stderr)
         return 2
     for name in names:
-        print(f"== benchmark {name} ==", flush=True)
-        importlib.import_module(f"benchmarks.bench_{name}").main()
+        print(f"== benchmark {name}{' (quick)' if quick else ''} ==", flush=True)
+        importlib.import_module(f"benchmarks.bench_{name}").main(quick=quick)
     return 0
 
 

@@ -11,10 +11,14 @@ from pathlib import Path
 
 REPORT = Path(__file__).resolve().parents[1] / "docs" / "benchmarks.md"
 HEADER = (
-    "# Benchmarks\n\n"
-    "Produced by `make bench` (all) or `python -m benchmarks NAME`; each section is rewritten by its\n"
-    "own benchmark. Timings on these 2-core machines swing 2-3x with load: read the ratios, measured\n"
-    "side by side in one run.\n"
+    "# Benchmarks\n"
+    "\n"
+    "Produced by `make bench` (all; `python -m benchmarks`), `python -m benchmarks NAME ...` (some) or\n"
+    "`python -m benchmarks --quick ...` (fewer repeats: to check that they run, not for figures); each\n"
+    "section is rewritten by its own benchmark with the command and the machine. Timings on these 2-core\n"
+    "machines swing 2-3x with load: read the ratios, measured side by side in one run. Each section\n"
+    "states the load average before its run and flags a machine that was not quiet; absolute figures\n"
+    "count only from a quiet run.\n"
 )
 
 

@@ -1,72 +1,160 @@
-"""Boosting benchmark (issue 2, point 7): 200 rounds on a 45,000 x 50 imbalanced problem, side by side.
+"""Boosting benchmark (issue 2 point 7, issue 13 points 0 and 1): every boosting family per round, quiet and
+loaded, and 200 rounds against scikit-learn.
 
-Rows: scikit-learn's ``AdaBoostClassifier(DecisionTreeClassifier(max_depth=1), n_estimators=200)`` and
-cslearn's AdaBoost, AdaCC1 and AdaCC2 (``algorithms.METHODS``, default weak learner: the presorted stump).
-Each contestant is fitted ``REPEATS`` times, interleaved so that load swings hit every row alike; the table
-gives min / median fit seconds, the speed-up of the median against scikit-learn's, and the peak memory of
-one more (untimed) fit under ``tracemalloc`` as a multiple of ``X.nbytes`` (tracemalloc sees Python and
-numpy allocations, not the C-level mallocs inside scikit-learn's Cython tree builder).
+Problem: the 45,000 x 50 problem of ``benchmarks/_problem.py`` (float64).
 
-A second table times the weak learner alone, per round: the numba search of
-``algorithms/boosting/_stump.py`` (the kept variant), a vectorised numpy version of the same search (below,
-kept here only for this comparison; chunks of features bound its temporaries) and one
-``DecisionTreeClassifier(max_depth=1)`` fit; plus the one-off presort and numba's first-call cost with a
-cold and a warm on-disk cache (each measured in a fresh interpreter).
+**Families per round.** Every method of ``algorithms.boosting.BOOSTING_METHODS`` (default weak learner: the
+presorted stump; SMOTEBoost and WOTBoost: a depth-3 scikit-learn tree on the original plus synthetic rows;
+the calibrated variants: ``calibration_folds`` + 1 stump ensembles) is fitted on a quiet machine and with a
+second process spinning on the other core (started and stopped around each loaded fit), alternately,
+``REPEATS`` times. Fit seconds are divided by the rounds fitted (for the calibrated variants, by the rounds
+of all their ensembles). The whole sweep runs twice in fresh processes: with OpenBLAS free to start a thread
+per CPU (the default) and with ``OPENBLAS_NUM_THREADS=1``, to show what the per-round reductions that still
+go through BLAS cost when the other core is busy. Each quiet fit is also split into what the weak learner
+costs (its fit; the presort, once per fit, counted apart), what its predictions cost (the loop asks the
+learner for its output on the training rows every round) and the rest: the family's own rules (weights,
+alpha, costs, votes, the trace; M2's synthetic rows; the calibration's folds and sigmoid). The parts are
+timed by wrapping those methods for the benchmark.
 
-Run: ``python -m benchmarks boosting`` (``make bench`` runs every benchmark).
+**200 rounds against scikit-learn** (issue 2's targets): ``AdaBoostClassifier(DecisionTreeClassifier(
+max_depth=1))`` against cslearn's AdaBoost, AdaCC1 and AdaCC2, with the peak memory of one more fit of each
+cslearn model under ``tracemalloc`` as a multiple of ``X.nbytes``.
+
+Run: ``python -m benchmarks boosting`` (``--quick``: fewer rounds and repeats).
 """
 
 from __future__ import annotations
 
+import json
 import os
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 import tracemalloc
+from collections import defaultdict
 from pathlib import Path
 
 import numpy as np
-from sklearn.datasets import make_classification
 from sklearn.ensemble import AdaBoostClassifier
 from sklearn.tree import DecisionTreeClassifier
 
-from algorithms import METHODS
-from algorithms.boosting._stump import CRITERIA, PresortedStumpSearch, _search_best_split
+from algorithms.boosting import BOOSTING_METHODS
+from algorithms.boosting._stump import DecisionStump, PresortedStumpSearch
+from benchmarks._problem import PROBLEM, busy_process, load_average, load_note, make_problem
 from benchmarks._report import write_section
 
-N_SAMPLES, N_FEATURES, N_ROUNDS, MINORITY_SHARE = 45_000, 50, 200, 0.1
-REPEATS = 3
-STUMP_CALLS = 30  # per-round timings of the stump searches
-SKLEARN_TREE_FITS = 5
 REPO = Path(__file__).resolve().parents[1]
+#: (rounds for stump families, rounds for SMOTEBoost/WOTBoost, repeats) of the family sweep.
+FULL_SWEEP, QUICK_SWEEP = (50, 6, 2), (20, 2, 1)
+#: (rounds, repeats) of the comparison with scikit-learn.
+FULL_REFERENCE, QUICK_REFERENCE = (200, 3), (50, 1)
+SYNTHETIC_FAMILIES = ("smoteboost", "wotboost")
+BLAS_SETTINGS = {"OpenBLAS default threads": None, "OPENBLAS_NUM_THREADS=1": "1"}
+WEAK_LEARNER_FIT, WEAK_LEARNER_OUTPUT, PRESORT = "weak learner fit", "weak learner output", "presort"
+TIMED_METHODS = [
+    (PresortedStumpSearch, "__init__", PRESORT),
+    (PresortedStumpSearch, "fit", WEAK_LEARNER_FIT),
+    (DecisionStump, "fit", WEAK_LEARNER_FIT),
+    (DecisionTreeClassifier, "fit", WEAK_LEARNER_FIT),
+    (DecisionStump, "predict", WEAK_LEARNER_OUTPUT),
+    (DecisionStump, "predict_proba", WEAK_LEARNER_OUTPUT),
+    (DecisionTreeClassifier, "predict", WEAK_LEARNER_OUTPUT),
+    (DecisionTreeClassifier, "predict_proba", WEAK_LEARNER_OUTPUT),
+]
 
 
-def make_problem():
-    """The fixed imbalanced problem: ``make_classification(45000 x 50, weights=[0.9], random_state=0)``."""
-    return make_classification(
-        n_samples=N_SAMPLES,
-        n_features=N_FEATURES,
-        n_informative=10,
-        weights=[1.0 - MINORITY_SHARE],
-        random_state=0,
-    )
+class Stopwatch:
+    """Seconds spent in some methods, by category; a call made inside a timed call counts once."""
+
+    def __init__(self):
+        self.seconds = defaultdict(float)
+        self._depth = 0
+        for owner, name, category in TIMED_METHODS:
+            setattr(owner, name, self._timed(getattr(owner, name), category))
+
+    def _timed(self, method, category):
+        def timed(*args, **kwargs):
+            if self._depth:
+                return method(*args, **kwargs)
+            self._depth += 1
+            start = time.perf_counter()
+            try:
+                return method(*args, **kwargs)
+            finally:
+                self.seconds[category] += time.perf_counter() - start
+                self._depth -= 1
+
+        return timed
+
+    def reset(self):
+        self.seconds.clear()
 
 
-def contestants():
-    """Name -> factory of an unfitted model with ``N_ROUNDS`` rounds; scikit-learn's reference first."""
-    models = {
-        "scikit-learn AdaBoostClassifier (depth-1 trees)": lambda: AdaBoostClassifier(
-            DecisionTreeClassifier(max_depth=1), n_estimators=N_ROUNDS, random_state=0
-        )
-    }
-    for key in ("adaboost", "adacc1", "adacc2"):
-        if key in METHODS:
-            models[f"cslearn {key}"] = lambda key=key: METHODS[key](n_estimators=N_ROUNDS, random_state=0)
-    return models
+def _rounds_fitted(model):
+    """Rounds of every ensemble the model fitted (the calibrated variants fit one per fold and a final one,
+    and keep only the final one: its rounds stand for each fold's)."""
+    if hasattr(model, "calibrated_classifier_"):
+        return len(model.ensemble_.estimators_) * (model.calibration_folds + 1)
+    return len(model.estimators_)
 
 
+def sweep(rounds, synthetic_rounds, repeats):
+    """Fit every family quiet and loaded, alternately; per-round milliseconds and the quiet fits' parts."""
+    from threadpoolctl import threadpool_info
+
+    X, y = make_problem()
+    stopwatch = Stopwatch()
+    results = {}
+    for key, method in BOOSTING_METHODS.items():
+        n_estimators = synthetic_rounds if key in SYNTHETIC_FAMILIES else rounds
+        method(n_estimators=2, random_state=0).fit(X[:2000], y[:2000])  # caches loaded, code paths warm
+        runs = {"quiet": [], "loaded": []}
+        parts = defaultdict(list)
+        for _ in range(repeats):
+            for condition in runs:
+                stopwatch.reset()
+                model = method(n_estimators=n_estimators, random_state=0)
+                if condition == "loaded":
+                    with busy_process():
+                        start = time.perf_counter()
+                        model.fit(X, y)
+                        elapsed = time.perf_counter() - start
+                else:
+                    start = time.perf_counter()
+                    model.fit(X, y)
+                    elapsed = time.perf_counter() - start
+                n_rounds = _rounds_fitted(model)
+                runs[condition].append(1e3 * elapsed / n_rounds)
+                if condition == "quiet":
+                    for category, seconds in stopwatch.seconds.items():
+                        parts[category].append(1e3 * seconds / n_rounds)
+                    parts["total"].append(1e3 * elapsed / n_rounds)
+        results[key] = {
+            "rounds": n_rounds,
+            "quiet": statistics.median(runs["quiet"]),
+            "loaded": statistics.median(runs["loaded"]),
+            "parts": {category: statistics.median(values) for category, values in parts.items()},
+        }
+        quiet, loaded = results[key]["quiet"], results[key]["loaded"]
+        print(f"  {key}: {quiet:.2f} quiet / {loaded:.2f} loaded ms per round", file=sys.stderr, flush=True)
+    blas_threads = [pool["num_threads"] for pool in threadpool_info() if pool["internal_api"] == "openblas"]
+    return {"families": results, "blas_threads": blas_threads}
+
+
+def run_sweep(blas_threads, rounds, synthetic_rounds, repeats):
+    """The family sweep in a fresh process, ``OPENBLAS_NUM_THREADS`` set to ``blas_threads`` (or unset)."""
+    environment = {key: value for key, value in os.environ.items() if key != "OPENBLAS_NUM_THREADS"}
+    if blas_threads is not None:
+        environment["OPENBLAS_NUM_THREADS"] = blas_threads
+    environment["PYTHONPATH"] = str(REPO)
+    command = [sys.executable, "-m", "benchmarks.bench_boosting", "--sweep"]
+    command += [str(rounds), str(synthetic_rounds), str(repeats)]
+    result = subprocess.run(command, cwd=REPO, env=environment, stdout=subprocess.PIPE, text=True, check=True)
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+# ------------------------------------------------------------------------------- 200 rounds vs sklearn
 def peak_memory_of(function):
     """Run ``function()`` under tracemalloc; return the peak of newly traced bytes."""
     tracemalloc.start()
@@ -78,196 +166,134 @@ def peak_memory_of(function):
     return peak
 
 
-def _seconds(function):
-    start = time.perf_counter()
-    function()
-    return time.perf_counter() - start
-
-
-def time_boosting(X, y):
-    """Fit every contestant ``REPEATS`` times (interleaved) and once more under tracemalloc."""
-    models = contestants()
+def compare_with_sklearn(rounds, repeats):
+    """Fit scikit-learn's AdaBoost and cslearn's AdaBoost/AdaCC1/AdaCC2 ``repeats`` times, interleaved."""
+    X, y = make_problem()
+    models = {
+        "scikit-learn AdaBoostClassifier (depth-1 trees)": lambda: AdaBoostClassifier(
+            DecisionTreeClassifier(max_depth=1), n_estimators=rounds, random_state=0
+        )
+    }
+    for key in ("adaboost", "adacc1", "adacc2"):
+        models[f"cslearn {key}"] = lambda key=key: BOOSTING_METHODS[key](n_estimators=rounds, random_state=0)
     seconds = {name: [] for name in models}
     fitted = {}
-    for repeat in range(REPEATS):
+    for repeat in range(repeats):
         for name, make in models.items():
             model = make()
-            seconds[name].append(_seconds(lambda model=model: model.fit(X, y)))
+            start = time.perf_counter()
+            model.fit(X, y)
+            seconds[name].append(time.perf_counter() - start)
             fitted[name] = model
-            print(f"  repeat {repeat + 1}/{REPEATS} {name}: {seconds[name][-1]:.2f} s", flush=True)
+            print(f"  repeat {repeat + 1}/{repeats} {name}: {seconds[name][-1]:.2f} s", flush=True)
     reference = next(iter(models))
-    # tracemalloc does not see the C mallocs of scikit-learn's Cython tree builder: its peak would mislead,
-    # and one more reference fit costs minutes, so only cslearn's models are measured.
-    peaks = {
-        name: None if name == reference else peak_memory_of(lambda make=make: make().fit(X, y))
-        for name, make in models.items()
-    }
     reference_median = statistics.median(seconds[reference])
     reference_predictions = fitted[reference].predict(X)
     rows = []
-    for name in models:
+    for name, make in models.items():
         median = statistics.median(seconds[name])
+        # tracemalloc does not see the C mallocs of scikit-learn's tree builder: no peak for the reference.
+        peak = None if name == reference else peak_memory_of(lambda make=make: make().fit(X, y))
         rows.append(
             {
                 "model": name,
                 "rounds": len(fitted[name].estimators_),
-                "min_s": min(seconds[name]),
                 "median_s": median,
                 "speedup": reference_median / median,
-                "peak_x": None if peaks[name] is None else peaks[name] / X.nbytes,
+                "peak_x": None if peak is None else peak / X.nbytes,
                 "agreement": float(np.mean(fitted[name].predict(X) == reference_predictions)),
             }
         )
-    return rows
+    return rows, X.nbytes
 
 
-def _numpy_vectorised_search(sorted_order, rises, signed_weights, total_neg, total_pos, chunk=8):
-    """The gini stump search of ``_stump._search_best_split`` in vectorised numpy (comparison only).
-
-    Same candidates and tie-break for strictly positive weights (zero weights are not handled here);
-    processes ``chunk`` features at a time so its temporaries stay at ``O(n * chunk)``.
-    """
-    n_samples, n_features = sorted_order.shape
-    best_score, best_feature, best_position = -np.inf, -1, -1
-    for start in range(0, n_features, chunk):
-        stop = min(start + chunk, n_features)
-        gathered = signed_weights[sorted_order[:, start:stop]]
-        left_pos = np.cumsum(np.maximum(gathered, 0.0), axis=0)[:-1]
-        np.negative(gathered, out=gathered)
-        np.maximum(gathered, 0.0, out=gathered)
-        left_neg = np.cumsum(gathered, axis=0, out=gathered)[:-1]
-        right_pos = total_pos - left_pos
-        right_neg = total_neg - left_neg
-        score = (left_pos * left_pos + left_neg * left_neg) / (left_pos + left_neg)
-        score += (right_pos * right_pos + right_neg * right_neg) / (right_pos + right_neg)
-        score[~rises[1:, start:stop]] = -np.inf
-        column, row = divmod(int(np.argmax(score.T)), n_samples - 1)  # lowest feature, then position
-        if score[row, column] > best_score:
-            best_score, best_feature, best_position = score[row, column], start + column, row
-    return best_feature, best_position, best_position + 1
-
-
-def _first_call_seconds(cache_dir):
-    """Seconds of the first stump search in a fresh interpreter using numba cache ``cache_dir``."""
-    code = (
-        "import time, numpy as np\n"
-        "from algorithms.boosting._stump import PresortedStumpSearch\n"
-        "search = PresortedStumpSearch(np.arange(20.0).reshape(10, 2), 'gini')\n"
-        "start = time.perf_counter()\n"
-        "search.fit(np.arange(10) % 2, np.ones(10))\n"
-        "print(time.perf_counter() - start)\n"
-    )
-    environment = {**os.environ, "NUMBA_CACHE_DIR": str(cache_dir)}
-    result = subprocess.run(
-        [sys.executable, "-c", code], cwd=REPO, env=environment, capture_output=True, text=True, check=True
-    )
-    return float(result.stdout.strip().splitlines()[-1])
-
-
-def time_stump(X, y):
-    """Per-round cost of the weak learner alone, the presort, and numba's first-call cost."""
-    rng = np.random.default_rng(0)
-    presort_seconds = []
-    for _ in range(REPEATS):
-        start = time.perf_counter()
-        search = PresortedStumpSearch(X, "gini")
-        presort_seconds.append(time.perf_counter() - start)
-    weights = rng.exponential(size=y.size)
-    signed = np.where(y == 1, weights, -weights)
-    totals = weights[y == 0].sum(), weights[y == 1].sum()
-    arguments = (search.sorted_order, search.rises, signed, *totals)
-    numba_split = _search_best_split(*arguments, CRITERIA["gini"])
-    numpy_split = _numpy_vectorised_search(*arguments)
-    if numba_split != numpy_split:
-        raise RuntimeError(f"numba and numpy searches disagree: {numba_split} vs {numpy_split}")
-    entropy_search, error_search = PresortedStumpSearch(X, "entropy"), PresortedStumpSearch(X, "error")
-    variants = {
-        "numba search loop (kept), gini": lambda: _search_best_split(*arguments, CRITERIA["gini"]),
-        "numpy vectorised search, gini": lambda: _numpy_vectorised_search(*arguments),
-        "`PresortedStumpSearch.fit` (numba loop + checks + leaves), gini": lambda: search.fit(y, weights),
-        "`PresortedStumpSearch.fit`, entropy": lambda: entropy_search.fit(y, weights),
-        "`PresortedStumpSearch.fit`, error": lambda: error_search.fit(y, weights),
-    }
-    per_call = {name: [] for name in variants}
-    for _ in range(STUMP_CALLS):
-        for name, call in variants.items():
-            per_call[name].append(_seconds(call))
-    search_peak = peak_memory_of(lambda: PresortedStumpSearch(X, "gini").fit(y, weights))  # after warm-up
-    tree = DecisionTreeClassifier(max_depth=1)
-    per_call["scikit-learn DecisionTreeClassifier(max_depth=1).fit, gini"] = [
-        _seconds(lambda: tree.fit(X, y, sample_weight=weights)) for _ in range(SKLEARN_TREE_FITS)
-    ]
-    with tempfile.TemporaryDirectory() as cache_dir:
-        cold = _first_call_seconds(cache_dir)
-        warm = _first_call_seconds(cache_dir)
-    return {
-        "per_call": per_call,
-        "presort_s": presort_seconds,
-        "search_peak_x": search_peak / X.nbytes,
-        "compile_cold_s": cold,
-        "compile_warm_s": warm,
-    }
-
-
-def render(rows, stump, X):
-    """The markdown body of the report section."""
-    load = ", ".join(f"{value:.1f}" for value in os.getloadavg())
+# ------------------------------------------------------------------------------------------------ report
+def render_families(sweeps, sweep_settings, load_before):
+    rounds, synthetic_rounds, repeats = sweep_settings
+    default, single = (sweeps[label] for label in BLAS_SETTINGS)
     lines = [
-        f"Problem: `make_classification(n_samples={N_SAMPLES}, n_features={N_FEATURES}, n_informative=10, "
-        f"weights=[{1 - MINORITY_SHARE:.1f}], random_state=0)`, float64, "
-        f"`X.nbytes` = {X.nbytes / 1e6:.1f} MB; T = {N_ROUNDS} rounds; {REPEATS} interleaved repeats; "
-        f"load average at the end {load}.",
+        f"Problem: {PROBLEM}, float64. {rounds} rounds ({synthetic_rounds} for SMOTEBoost and WOTBoost, "
+        f"whose depth-3 trees cost more), {repeats} quiet and {repeats} loaded fits per method, alternating. "
+        f"Loaded: a second process spinning on the other core. BLAS threads seen by numpy: "
+        f"{default['blas_threads']} by default, {single['blas_threads']} with `OPENBLAS_NUM_THREADS=1`. "
+        f"{load_note(load_before)}",
         "",
-        "| model | rounds | fit s (min) | fit s (median) | speed-up vs sklearn (median) "
-        "| peak memory / X.nbytes | training predictions equal to sklearn's |",
-        "|---|---:|---:|---:|---:|---:|---:|",
+        "| method | rounds | ms per round, quiet | loaded | loaded / quiet | quiet, BLAS 1 thread "
+        "| loaded, BLAS 1 thread | loaded / quiet, BLAS 1 thread | weak learner fit | its output "
+        "| own rules and loop |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
-    for row in rows:
+    for key, row in default["families"].items():
+        one = single["families"][key]
+        parts = row["parts"]
+        rules = parts["total"] - parts.get(WEAK_LEARNER_FIT, 0.0) - parts.get(WEAK_LEARNER_OUTPUT, 0.0)
+        rules -= parts.get(PRESORT, 0.0)
         lines.append(
-            f"| {row['model']} | {row['rounds']} | {row['min_s']:.2f} | {row['median_s']:.2f} | "
-            f"{row['speedup']:.1f}x | {'n/a' if row['peak_x'] is None else format(row['peak_x'], '.2f')} | "
-            f"{row['agreement']:.4f} |"
+            f"| {key} | {row['rounds']} | {row['quiet']:.2f} | {row['loaded']:.2f} | "
+            f"{row['loaded'] / row['quiet']:.2f} | "
+            f"{one['quiet']:.2f} | {one['loaded']:.2f} | {one['loaded'] / one['quiet']:.2f} | "
+            f"{parts.get(WEAK_LEARNER_FIT, 0.0):.2f} | {parts.get(WEAK_LEARNER_OUTPUT, 0.0):.2f} | "
+            f"{rules:.2f} |"
         )
     lines += [
         "",
-        "Targets (issue 2): AdaBoost and AdaCC1 at least 5x faster than scikit-learn; peak memory at most "
-        "3x `X.nbytes`. Peak memory: tracemalloc's peak over one more (untimed) fit, Python and numpy "
-        "allocations; not measured for scikit-learn, whose Cython tree builder allocates with C malloc, "
-        "which tracemalloc does not see. Last column: share of training samples on which the model "
-        "predicts the same label as scikit-learn's AdaBoost.",
-        "",
-        "Weak learner alone, per round on the same data (random exponential weights):",
-        "",
-        "| weak-learner search | ms per call (min) | ms per call (median) |",
-        "|---|---:|---:|",
-    ]
-    for name, seconds in stump["per_call"].items():
-        lines.append(f"| {name} | {1e3 * min(seconds):.1f} | {1e3 * statistics.median(seconds):.1f} |")
-    lines += [
-        "",
-        f"Presort (once per boosting fit: int32 order + bool 'value rises' mask): "
-        f"{min(stump['presort_s']):.2f} s (min of {REPEATS}); peak memory of presort + one search "
-        f"{stump['search_peak_x']:.2f}x `X.nbytes`. numba first call (compile, `cache=True`): "
-        f"{stump['compile_cold_s']:.2f} s with a cold cache, {stump['compile_warm_s']:.2f} s loading the "
-        "warm cache. The numba search is kept; the numpy version (same candidates, 8 features per chunk) "
-        "is the comparison.",
+        "Target (issue 13, point 0): loaded / quiet no more than the lost core, i.e. at most 2. The last "
+        "three columns split a quiet round (default BLAS threads): the weak learner's fit (the presorted "
+        "stump, or the depth-3 tree of SMOTEBoost and WOTBoost), its output on the training rows (the "
+        "learner's `predict` / `predict_proba`, including scikit-learn's input checks), and the rest: the "
+        "method's own rules (weights, alpha, costs, votes, the trace; M2's synthetic rows; the calibrated "
+        "variants' folds and sigmoid). The presort (once per fit) is in the total, not in the parts.",
     ]
     return "\n".join(lines)
 
 
-def main() -> None:
-    X, y = make_problem()
-    print("timing the weak learner alone", flush=True)
-    stump = time_stump(X, y)
-    print("timing the boosting fits", flush=True)
-    rows = time_boosting(X, y)
-    body = render(rows, stump, X)
-    print(body)
-    path = write_section(
-        "boosting", "Boosting: 200 rounds on 45,000 x 50", body, "python -m benchmarks boosting"
+def render_comparison(rows, nbytes, rounds, repeats):
+    lines = [
+        f"{rounds} rounds, {repeats} interleaved fits each; `X.nbytes` = {nbytes / 1e6:.1f} MB.",
+        "",
+        "| model | rounds | fit s (median) | speed-up vs scikit-learn (median) | peak memory / X.nbytes "
+        "| training predictions equal to scikit-learn's |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
+    for row in rows:
+        peak = "n/a" if row["peak_x"] is None else f"{row['peak_x']:.2f}"
+        lines.append(
+            f"| {row['model']} | {row['rounds']} | {row['median_s']:.2f} | {row['speedup']:.1f}x | {peak} | "
+            f"{row['agreement']:.4f} |"
+        )
+    lines += [
+        "",
+        "Targets (issue 2): AdaBoost and AdaCC1 at least 5x faster than scikit-learn; peak memory at most 3x "
+        "`X.nbytes` (tracemalloc: Python and numpy allocations; scikit-learn's tree builder allocates with C "
+        "malloc, which it does not see). Last column: share of training rows on which the model predicts the "
+        "label scikit-learn's AdaBoost predicts.",
+    ]
+    return "\n".join(lines)
+
+
+def main(quick: bool = False) -> None:
+    load_before = load_average()
+    sweep_settings = QUICK_SWEEP if quick else FULL_SWEEP
+    sweeps = {}
+    for label, blas_threads in BLAS_SETTINGS.items():
+        print(f"family sweep, {label}", flush=True)
+        sweeps[label] = run_sweep(blas_threads, *sweep_settings)
+    reference_rounds, reference_repeats = QUICK_REFERENCE if quick else FULL_REFERENCE
+    print(f"{reference_rounds} rounds against scikit-learn", flush=True)
+    rows, nbytes = compare_with_sklearn(reference_rounds, reference_repeats)
+    body = (
+        render_families(sweeps, sweep_settings, load_before)
+        + f"\n\n### {reference_rounds} rounds against scikit-learn\n\n"
+        + render_comparison(rows, nbytes, reference_rounds, reference_repeats)
     )
+    print(body)
+    command = f"python -m benchmarks{' --quick' if quick else ''} boosting"
+    path = write_section("boosting", "Boosting families per round, quiet and loaded", body, command)
     print(f"written to {path}")
 
 
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:2] == ["--sweep"]:
+        print(json.dumps(sweep(*(int(value) for value in sys.argv[2:5]))))
+    else:
+        main(quick="--quick" in sys.argv[1:])

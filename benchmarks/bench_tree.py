@@ -14,7 +14,7 @@ its ratio to scikit-learn's.
 A second table justifies numba: the same cost tree grown with a numpy-vectorised split search (one cumulative
 sum over a (features, samples, 2) array per node, below, kept here only for this comparison).
 
-Run: ``python -m benchmarks tree`` (``make bench`` runs every benchmark).
+Run: ``python -m benchmarks tree`` (``make bench`` runs every benchmark; ``--quick``: one fit each).
 """
 
 from __future__ import annotations
@@ -104,17 +104,17 @@ def _predict(model, X, costs):
     return model.predict(X)
 
 
-def compare(X_train, X_test, y_train, y_test, costs_train, costs_test):
-    """Fit every contestant ``REPEATS`` times (interleaved); test savings, F1, size, median fit time."""
+def compare(X_train, X_test, y_train, y_test, costs_train, costs_test, repeats):
+    """Fit every contestant ``repeats`` times (interleaved); test savings, F1, size, median fit time."""
     models = contestants()
     CostSensitiveDecisionTreeClassifier(max_depth=2).fit(X_train[:200], y_train[:200])  # load numba's cache
     seconds = {name: [] for name in models}
     fitted = {}
-    for repeat in range(REPEATS):
+    for repeat in range(repeats):
         for name, (make, takes_costs) in models.items():
             elapsed, fitted[name] = _fit_seconds(make, takes_costs, X_train, y_train, costs_train)
             seconds[name].append(elapsed)
-            print(f"  repeat {repeat + 1}/{REPEATS} {name}: {elapsed:.2f} s", flush=True)
+            print(f"  repeat {repeat + 1}/{repeats} {name}: {elapsed:.2f} s", flush=True)
     reference = statistics.median(seconds[next(iter(models))])
     rows = []
     for name, model in fitted.items():
@@ -160,11 +160,11 @@ def _numpy_best_split(
     return Split(int(features[rank]), float(threshold), float(children.flat[flat]), position + 1)
 
 
-def compare_splitters(X_train, y_train, costs_train):
+def compare_splitters(X_train, y_train, costs_train, repeats):
     """Median fit seconds of the cost tree (no pruning) with the numba scan and with the numpy version."""
     timings = {"numba scan (kept)": [], "numpy, vectorised per node": []}
     sizes = {}
-    for _ in range(REPEATS):
+    for _ in range(repeats):
         for name in timings:
             make = lambda: CostSensitiveDecisionTreeClassifier(random_state=0)  # noqa: E731
             if name.startswith("numpy"):
@@ -193,18 +193,20 @@ def first_call_seconds():
     return first, second
 
 
-def main() -> None:
+def main(quick: bool = False) -> None:
+    """Run the benchmark (``quick``: one fit per contestant) and write its section of the report."""
+    repeats = 1 if quick else REPEATS
     X_train, X_test, y_train, y_test, costs_train, costs_test = load_problem()
     print(f"bank marketing: {len(y_train)} training / {len(y_test)} test rows, {X_train.shape[1]} features")
-    rows = compare(X_train, X_test, y_train, y_test, costs_train, costs_test)
-    splitters = compare_splitters(X_train, y_train, costs_train)
+    rows = compare(X_train, X_test, y_train, y_test, costs_train, costs_test, repeats)
+    splitters = compare_splitters(X_train, y_train, costs_train, repeats)
     first, warm = first_call_seconds()
 
     lines = [
         f"Bank marketing (`direct-marketing`, {len(y_train) + len(y_test)} rows, "
         f"{X_train.shape[1]} features), "
         'stratified 50/50 split (seed 0); costs `COST_MODELS["direct-marketing"]` with costcla\'s parameters '
-        f"{COSTCLA_COST_PARAMETERS}. Median of {REPEATS} interleaved fits after a warm-up fit. Targets: CSDT "
+        f"{COSTCLA_COST_PARAMETERS}. Median of {repeats} interleaved fits after a warm-up fit. Targets: CSDT "
         f"savings >= {TARGET_SAVINGS} (costcla's tree: 0.471 with 11 internal nodes in 3.8-11.7 s; LR + "
         f"calibrated BMR 0.50) and fit time within {TARGET_TIME_RATIO:.0f}x scikit-learn's full-depth tree.",
         "",
@@ -232,7 +234,8 @@ def main() -> None:
     ]
     body = "\n".join(lines)
     print(body)
-    write_section("tree", "Cost-sensitive decision tree (bank marketing)", body, "python -m benchmarks tree")
+    command = f"python -m benchmarks{' --quick' if quick else ''} tree"
+    write_section("tree", "Cost-sensitive decision tree (bank marketing)", body, command)
 
 
 if __name__ == "__main__":

@@ -8,9 +8,12 @@ For one business dataset (credit scoring, direct marketing, card fraud: CSDT pap
 3. fits every candidate method with the training costs, scores it by savings (CSDT paper, Eq. 4) on the
    holdout and logs it as a child run with its model (one parent run per flow run, tagged with the Prefect
    flow-run id, git commit and data fingerprint); a candidate whose fit fails is logged FAILED and left out;
-4. registers the best candidate as a new version of the dataset's registered model and moves the alias
+4. registers the best candidate from its logged model (``<dataset>-<method>``, which carries the fitted cost
+   model and serves cost-aware decisions) as a new version of the dataset's registered model, with a
+   description of its holdout metrics and the comparison against the champion, and moves the alias
    ``champion`` to it only when it beats the current champion re-scored on the same holdout; otherwise the
-   new version becomes the ``challenger``.
+   new version becomes the ``challenger``. A retrain that repeats the champion (same method, data
+   fingerprint, code commit, holdout and score) registers nothing and says so.
 
 Parameters are a frozen pydantic model (``schemas.flow_params.RetrainParams``); a bad value fails validation
 before any work starts. The deployments in ``prefect.yaml`` schedule this flow per dataset.
@@ -44,9 +47,10 @@ def retrain(params: RetrainParams) -> dict:
     dict
         ``dataset``, ``parent_run_id``, ``candidates`` (method -> holdout savings), ``metrics`` (method ->
         every holdout metric and the fit time), ``failed`` (method -> error of a candidate whose fit failed;
-        the others still compete), ``best``, and the
-        registry decision (``model_name``, ``version``, ``alias``, ``previous_champion_version``,
-        ``previous_champion_savings``, ``holdout_key``).
+        the others still compete), ``best``, and the registry decision (``model_name``, ``registered``,
+        ``outcome`` = ``champion`` / ``challenger`` / ``unchanged``, ``version`` and ``alias`` (``None`` when
+        nothing was registered), ``reason``, ``previous_champion_version``, ``previous_champion_savings``,
+        ``holdout_key``).
     """
     params = validate_params(RetrainParams, params)
     logger = get_run_logger()
@@ -79,14 +83,10 @@ def retrain(params: RetrainParams) -> dict:
                 logger.warning("candidate %s failed: %s", method, state.message)
             logger.info(progress.update())
         best = best_candidate(results, failed, params.dataset)
-        decision = register_and_promote_task(run.tracking_uri, params.registered_model_name, best, data)
+        decision = register_and_promote_task(
+            run.tracking_uri, params.registered_model_name, best, data, run.run_id
+        )
     logger.info(
-        "%s: best %s (savings %.4f) registered as %s v%s with alias %s",
-        params.dataset,
-        best.method,
-        best.savings,
-        decision["model_name"],
-        decision["version"],
-        decision["alias"],
+        "%s: best %s (savings %.4f); %s", params.dataset, best.method, best.savings, decision["reason"]
     )
     return retrain_outcome(params.dataset, run, results, failed, best, decision)

@@ -41,6 +41,7 @@ from tasks.evaluate import (
     supports_staged,
     trace_curves,
 )
+from tasks.report.split_scores import pack_split_scores
 from tasks.storage import atomic_write_bytes, state_home
 from tasks.train import build_estimator, fit_with_cost_selection
 
@@ -59,7 +60,8 @@ __all__ = [
 
 #: Bump when the content of a cell result changes meaning, so old results are not reused.
 #: 2: Bayes minimum risk cells decide with the test rows' costs (before: the class-level training costs).
-CELL_FORMAT_VERSION = 2
+#: 3: cells record ``tree_nodes``; the cell of repeat 0 / fold 0 keeps its test labels, scores and costs.
+CELL_FORMAT_VERSION = 3
 
 
 class DatasetInfo(BaseModel):
@@ -215,7 +217,9 @@ def compute_cell(spec: CellSpec, store: CellStore | None = None) -> dict:
         ``error`` and ``traceback`` (failures), ``rows`` (one metrics dict per ensemble size, ``n_estimators``
         ``None`` for non-ensembles), ``negative_cost`` and ``selection_scores`` (fixed-cost methods),
         ``params`` (the fitted estimator's parameters), ``curves`` (boosting trace), ``fit_seconds``,
-        ``n_train``, ``n_test``.
+        ``n_train``, ``n_test``, ``tree_nodes`` (node count of a fitted tree, else ``None``) and
+        ``split_scores`` (repeat 0 / fold 0 only: the test labels, decision scores and costs, packed by
+        ``tasks.report.split_scores.pack_split_scores``, for ROC and cost curves).
     """
     started = time.perf_counter()
     result = {
@@ -268,6 +272,12 @@ def compute_cell(spec: CellSpec, store: CellStore | None = None) -> dict:
             fit_seconds=fitted.fit_seconds,
             n_train=int(split.train.size),
             n_test=int(split.test.size),
+            tree_nodes=getattr(getattr(fitted.model, "tree_", None), "node_count", None),
+            split_scores=pack_split_scores(
+                target[split.test], decision_scores(fitted.model, features[split.test]), test_costs
+            )
+            if (spec.repeat, spec.fold) == (0, 0)
+            else None,
         )
     except Exception as error:  # a failing cell is recorded; the others still run
         result.update(

@@ -255,10 +255,22 @@ def _log_metric_entries(client: MlflowClient, run_id: str, entries: list[Metric]
         client.log_batch(run_id, metrics=entries[start : start + _MAX_METRICS_PER_BATCH])
 
 
-def log_metrics(client: MlflowClient, run_id: str, metrics: Mapping[str, float], *, step: int = 0) -> None:
-    """Log scalar metrics at one step in as few ``log_batch`` calls as MLflow allows (NaN kept as NaN)."""
+def log_metrics(
+    client: MlflowClient,
+    run_id: str,
+    metrics: Mapping[str, float],
+    *,
+    step: int = 0,
+    model_id: str | None = None,
+) -> None:
+    """Log scalar metrics at one step in as few ``log_batch`` calls as MLflow allows (NaN kept as NaN).
+
+    With ``model_id`` the metrics are also the logged model's (shown on its page, ``models:/<model_id>``).
+    """
     timestamp = _now_ms()
-    entries = [Metric(str(key), float(value), timestamp, step) for key, value in metrics.items()]
+    entries = [
+        Metric(str(key), float(value), timestamp, step, model_id=model_id) for key, value in metrics.items()
+    ]
     _log_metric_entries(client, run_id, entries)
 
 

@@ -27,6 +27,7 @@ __all__ = [
     "ServerStartError",
     "free_port",
     "launch_mlflow_server",
+    "launch_model_server",
     "launch_prefect_server",
 ]
 
@@ -182,3 +183,20 @@ def launch_mlflow_server(root: Path, *, port: int | None = None) -> ServerProces
     ]
     url = f"http://127.0.0.1:{port}"
     return _launch("mlflow", command, _server_environment(), root / "server.log", url, f"{url}/health")
+
+
+def launch_model_server(model_uri: str, tracking_uri: str, log_dir: Path, *, port: int | None = None):
+    """Start ``mlflow models serve -m model_uri --env-manager local`` on 127.0.0.1 (the scoring server).
+
+    ``model_uri`` (e.g. ``models:/<name>@champion``) is resolved in ``tracking_uri``'s registry. The server
+    runs in this interpreter's environment (uvicorn from its ``bin`` folder). Returns without waiting: call
+    :meth:`ServerProcess.wait_until_healthy`; ``ServerProcess.url`` is the base URL (``/invocations``).
+    """
+    port = port or free_port()
+    command = [str(_BIN / "mlflow"), "models", "serve", "-m", model_uri, "--env-manager", "local"]
+    command += ["--host", "127.0.0.1", "--port", str(port)]
+    env = _server_environment(
+        MLFLOW_TRACKING_URI=tracking_uri, PATH=f"{_BIN}{os.pathsep}{os.environ.get('PATH', '')}"
+    )
+    url = f"http://127.0.0.1:{port}"
+    return _launch("model", command, env, Path(log_dir) / "model-server.log", url, f"{url}/ping")

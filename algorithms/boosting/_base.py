@@ -277,7 +277,7 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
             The fitted estimator.
         """
         self._validate_params()
-        X, y = validate_data(self, X, y, dtype=np.float64)
+        X, y = validate_data(self, X, y, dtype=[np.float64, np.float32])
         class_mass = check_sample_weight(sample_weight, X.shape[0])
         self.classes_, y01, self.pos_label_ = encode_binary_target(
             y, self.pos_label, class_mass, estimator_name=type(self).__name__

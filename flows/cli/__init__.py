@@ -12,7 +12,13 @@ import os
 import sys
 
 #: Modules of this package that add subcommands, in the order ``--help`` lists them.
-SUBCOMMAND_MODULES = ("flows.cli.datasets", "flows.cli.compare", "flows.cli.retrain")
+SUBCOMMAND_MODULES = (
+    "flows.cli.datasets",
+    "flows.cli.compare",
+    "flows.cli.retrain",
+    "flows.cli.report",
+    "flows.cli.figure",
+)
 
 
 def build_parser() -> argparse.ArgumentParser:

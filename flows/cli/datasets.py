@@ -1,9 +1,11 @@
 """``cslearn datasets list | show NAME | ingest NAME... | ingest PATH --target COLUMN``.
 
-``list --json`` prints one JSON object per dataset (its registry description plus whether it is cached);
-``ingest --json`` prints rows, features, positives, fingerprint and cache path per dataset. Downloads show a
-progress bar on stderr unless ``--no-progress``. Exit code 0 on success, 1 if any dataset failed, 2 on usage
-errors.
+Names are those of :func:`tasks.datasets.dataset_names`: the registered datasets and the user's own (ingested
+from a file). ``list --json`` prints one JSON object per dataset (its description, ``kind``, whether it is
+cached and any problem with its cache entry); ``ingest --json`` prints rows, features, positives, fingerprint
+and cache path per dataset. Downloads show a progress bar on stderr unless ``--no-progress``. A damaged cache
+entry is named with what to do, never a traceback. Exit code 0 on success, 1 if any dataset failed or cannot
+be described, 2 on usage errors.
 """
 
 from __future__ import annotations
@@ -15,8 +17,27 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from tasks.datasets import DATASETS, HttpOptions, ingest_dataset, ingest_file, resolve_cache_dir
+from tasks.datasets import (
+    DATASETS,
+    HttpOptions,
+    available_datasets,
+    dataset_entry,
+    dataset_names,
+    ingest_dataset,
+    ingest_file,
+    load_dataset,
+    reingest_user_dataset,
+    resolve_cache_dir,
+)
 from tasks.datasets.ingest import read_cached
+from tasks.datasets.user_table import DEFAULT_MAX_COLUMNS, delimiter_name, parse_delimiter
+
+
+def _delimiter(text: str) -> str:
+    try:
+        return parse_delimiter(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from error
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -24,7 +45,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     group = subparsers.add_parser("datasets", help="list, describe and ingest datasets")
     commands = group.add_subparsers(dest="datasets_command", required=True)
 
-    listing = commands.add_parser("list", help="every registered dataset")
+    listing = commands.add_parser("list", help="every registered dataset and every user dataset")
     listing.add_argument("--json", action="store_true", help="one JSON object per dataset")
     listing.add_argument("--offline", action="store_true", help="only datasets reachable offline")
     listing.add_argument("--cache-dir", type=Path, default=None)
@@ -39,7 +60,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     show.set_defaults(handler=show_dataset)
 
     ingest = commands.add_parser(
-        "ingest", help="download, validate and cache datasets (registry names, or one file with --target)"
+        "ingest", help="download, validate and cache datasets (names, or one file with --target)"
     )
     ingest.add_argument("names", nargs="+", metavar="NAME|PATH")
     ingest.add_argument(
@@ -53,8 +74,36 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar=("C_FP", "C_FN", "C_TP", "C_TN"),
         help="columns holding the example-dependent costs, in this order",
     )
-    ingest.add_argument("--name", help="cache name of a user's file (default: its stem)")
-    ingest.add_argument("--force", action="store_true", help="ingest again even if cached")
+    ingest.add_argument(
+        "--name", help="name of a user's file dataset (default: its stem; not a registered name)"
+    )
+    ingest.add_argument(
+        "--delimiter",
+        type=_delimiter,
+        help="CSV delimiter: one character, or comma, semicolon, tab, pipe (default: detected)",
+    )
+    ingest.add_argument("--encoding", default="utf-8", help="CSV text encoding (default: utf-8)")
+    ingest.add_argument(
+        "--drop-columns", nargs="+", default=(), metavar="COLUMN", help="columns left out of the features"
+    )
+    ingest.add_argument(
+        "--categorical",
+        nargs="+",
+        default=(),
+        metavar="COLUMN",
+        help="columns one-hot encoded as categories, whatever their type and number of levels",
+    )
+    ingest.add_argument(
+        "--max-columns",
+        type=int,
+        default=DEFAULT_MAX_COLUMNS,
+        help=f"widest file accepted (default {DEFAULT_MAX_COLUMNS:,})",
+    )
+    ingest.add_argument(
+        "--force",
+        action="store_true",
+        help="ingest again even if cached; for a file: replace a user dataset of that name from another file",
+    )
     ingest.add_argument("--no-progress", action="store_true", help="no progress bars")
     ingest.add_argument("--timeout", type=float, default=HttpOptions.timeout, help="seconds per network read")
     ingest.add_argument("--retries", type=int, default=HttpOptions.retries)
@@ -62,30 +111,39 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     ingest.set_defaults(handler=ingest_datasets)
 
 
-def _cache_status(name: str, cache_dir: Path) -> dict | None:
-    metadata = cache_dir / "datasets" / f"{name}.json"
-    if not metadata.exists():
-        return None
-    return json.loads(metadata.read_text())
+def _count(value) -> str:
+    return f"{value:,}" if value is not None else "?"
 
 
 def list_datasets(args: argparse.Namespace) -> int:
-    cache_dir = resolve_cache_dir(args.cache_dir)
-    specs = [spec for spec in DATASETS.values() if spec.offline or not args.offline]
+    entries = [
+        entry
+        for entry in available_datasets(cache_dir=args.cache_dir).values()
+        if not args.offline or entry.spec is None or entry.spec.offline
+    ]
     if args.json:
-        for spec in specs:
-            print(json.dumps({**spec.describe(), "cached": _cache_status(spec.name, cache_dir) is not None}))
+        for entry in entries:
+            described = entry.describe()
+            cache = described.pop("cache")
+            print(json.dumps({**described, "cached": cache is not None}))
         return 0
     print(
         f"{'name':<18} {'offline':<7} {'rows':>8} {'positives':>9}  {'papers':<15} {'cost model':<16} source"
     )
-    for spec in specs:
-        rows = f"{spec.expected_rows:,}" if spec.expected_rows is not None else "?"
-        positives = f"{spec.expected_positives:,}" if spec.expected_positives is not None else "?"
-        print(
-            f"{spec.name:<18} {'yes' if spec.offline else 'no':<7} {rows:>8} {positives:>9}  "
-            f"{','.join(spec.papers):<15} {spec.cost_model or '-':<16} {spec.source.kind}"
-        )
+    for entry in entries:
+        spec, record = entry.spec, entry.record or {}
+        if entry.kind == "user":
+            rows, positives = _count(record.get("rows")), _count(record.get("positives"))
+            papers, costs = "(user)", "cost columns" if entry.cost_columns else "-"
+        else:
+            rows, positives = _count(spec.expected_rows), _count(spec.expected_positives)
+            papers, costs = ",".join(spec.papers), spec.cost_model or "-"
+        offline = "yes" if spec is None or spec.offline else "no"
+        source = spec.source.kind if spec is not None else "?"
+        print(f"{entry.name:<18} {offline:<7} {rows:>8} {positives:>9}  {papers:<15} {costs:<16} {source}")
+    for entry in entries:
+        if entry.problem is not None:
+            print(f"note: {entry.name}: {entry.problem}", file=sys.stderr)
     return 0
 
 
@@ -93,34 +151,23 @@ def _cost_summary(spec, cache_dir: Path) -> dict | None:
     """b_i's summary on the cached data when the cost models exist (descriptive: fitted on all rows)."""
     if spec.cost_model is None:
         return None
-    dataset = read_cached(
-        spec, cache_dir / "datasets" / f"{spec.name}.parquet", cache_dir / "datasets" / f"{spec.name}.json"
-    )
+    dataset = read_cached(spec, resolve_cache_dir(cache_dir))
     if dataset is None:
         return None
-    from tasks.costs import cost_characteristic_summary, fit_cost_model  # imports Prefect: only when needed
+    from tasks.cost_models import cost_characteristic_summary, fit_cost_model  # imports Prefect: lazily
 
     model = fit_cost_model(spec.cost_model, dataset.features, dataset.target)
     return cost_characteristic_summary(model.cost_matrix(dataset.features))
 
 
-def show_dataset(args: argparse.Namespace) -> int:
-    if args.name not in DATASETS:
-        print(f"error: unknown dataset {args.name!r}; known: {', '.join(sorted(DATASETS))}", file=sys.stderr)
-        return 2
-    cache_dir = resolve_cache_dir(args.cache_dir)
-    spec = DATASETS[args.name]
-    description = {**spec.describe(), "cache": _cache_status(spec.name, cache_dir)}
-    summary = _cost_summary(spec, cache_dir)
-    if summary is not None:
-        description["cost_characteristic_all_rows"] = summary
-    elif spec.cost_model is not None:
-        description["cost_characteristic_all_rows"] = (
-            f"not computed yet: run `cslearn datasets ingest {spec.name}` first (show never downloads)"
-        )
-    if args.json:
-        print(json.dumps(description, indent=2, default=str))
-        return 0
+def _user_cost_summary(name: str, cache_dir: Path) -> dict:
+    """b_i's summary of a user dataset's own cost columns (loads, or rebuilds, the dataset)."""
+    from tasks.cost_models import cost_characteristic_summary  # imports Prefect: only when needed
+
+    return cost_characteristic_summary(load_dataset(name, cache_dir=cache_dir).cost_matrix)
+
+
+def _print_description(description: dict) -> None:
     for key, value in description.items():
         if isinstance(value, dict):
             print(f"{key}:")
@@ -128,7 +175,38 @@ def show_dataset(args: argparse.Namespace) -> int:
                 print(f"  {inner_key}: {inner_value}")
         else:
             print(f"{key}: {value}")
-    return 0
+
+
+def show_dataset(args: argparse.Namespace) -> int:
+    cache_dir = resolve_cache_dir(args.cache_dir)
+    try:
+        entry = dataset_entry(args.name, cache_dir=cache_dir)
+    except KeyError as error:
+        print(f"error: {error.args[0]}", file=sys.stderr)
+        return 2
+    if entry.spec is None:  # a user dataset whose record is damaged or missing
+        print(f"error: {entry.problem}", file=sys.stderr)
+        return 1
+    description = entry.describe()
+    status = 0
+    if entry.kind == "user" and entry.cost_columns:
+        try:
+            description["cost_characteristic_all_rows"] = _user_cost_summary(entry.name, cache_dir)
+        except ValueError as error:  # the parquet is damaged and cannot be rebuilt: say which and how
+            description["cache_problem"], status = str(error), 1
+    elif (summary := _cost_summary(entry.spec, cache_dir)) is not None:
+        description["cost_characteristic_all_rows"] = summary
+    elif entry.cost_model is not None:
+        description["cost_characteristic_all_rows"] = (
+            f"not computed yet: run `cslearn datasets ingest {entry.name}` first (show never downloads)"
+        )
+    if args.json:
+        print(json.dumps(description, indent=2, default=str))
+    else:
+        _print_description(description)
+    if status:
+        print(f"error: {description['cache_problem']}", file=sys.stderr)
+    return status
 
 
 def _report(dataset) -> dict:
@@ -142,6 +220,31 @@ def _report(dataset) -> dict:
     }
 
 
+def _ingest_one(kind: str, name: str, args: argparse.Namespace, options: HttpOptions, progress: bool):
+    if kind == "file":
+        return ingest_file(
+            name,
+            target=args.target,
+            positive=args.positive,
+            cost_columns=args.cost_columns,
+            name=args.name,
+            cache_dir=args.cache_dir,
+            delimiter=args.delimiter,
+            encoding=args.encoding,
+            drop_columns=args.drop_columns,
+            categorical_columns=args.categorical,
+            max_columns=args.max_columns,
+            replace=args.force,
+        )
+    if kind == "user":
+        if args.force:
+            return reingest_user_dataset(name, cache_dir=args.cache_dir)
+        return load_dataset(name, cache_dir=args.cache_dir)
+    return ingest_dataset(
+        DATASETS[name], cache_dir=args.cache_dir, options=options, progress=progress, force=args.force
+    )
+
+
 def ingest_datasets(args: argparse.Namespace) -> int:
     options = HttpOptions(timeout=args.timeout, retries=args.retries)
     progress = not args.no_progress and not args.json
@@ -151,15 +254,13 @@ def ingest_datasets(args: argparse.Namespace) -> int:
             return 2
         jobs = [("file", args.names[0])]
     else:
-        unknown = [name for name in args.names if name not in DATASETS]
+        known = dataset_names(cache_dir=args.cache_dir)
+        unknown = [name for name in args.names if name not in known]
         if unknown:
             hint = "; a file needs --target COLUMN" if any(Path(name).is_file() for name in unknown) else ""
-            print(
-                f"error: unknown dataset(s) {unknown}{hint}; known: {', '.join(sorted(DATASETS))}",
-                file=sys.stderr,
-            )
+            print(f"error: unknown dataset(s) {unknown}{hint}; known: {', '.join(known)}", file=sys.stderr)
             return 2
-        jobs = [("registry", name) for name in args.names]
+        jobs = [("registry" if name in DATASETS else "user", name) for name in args.names]
     failures = 0
     overall = tqdm(
         jobs, desc="datasets", unit="dataset", disable=not progress or len(jobs) < 2, file=sys.stderr
@@ -167,34 +268,22 @@ def ingest_datasets(args: argparse.Namespace) -> int:
     for kind, name in overall:
         overall.set_postfix_str(name)
         try:
-            if kind == "file":
-                dataset = ingest_file(
-                    name,
-                    target=args.target,
-                    positive=args.positive,
-                    cost_columns=args.cost_columns,
-                    name=args.name,
-                    cache_dir=args.cache_dir,
-                )
-            else:
-                dataset = ingest_dataset(
-                    DATASETS[name],
-                    cache_dir=args.cache_dir,
-                    options=options,
-                    progress=progress,
-                    force=args.force,
-                )
+            dataset = _ingest_one(kind, name, args, options, progress)
         except (ValueError, OSError, KeyError) as error:
             failures += 1
-            overall.write(f"error: {name}: {error}", file=sys.stderr)
+            message = str(error.args[0] if isinstance(error, KeyError) and error.args else error)
+            named = message.startswith((name, Path(name).name))  # the data layer's messages name the file
+            overall.write(f"error: {message}" if named else f"error: {name}: {message}", file=sys.stderr)
             continue
         report = _report(dataset)
         if args.json:
             print(json.dumps(report))
-        else:
-            overall.write(
-                f"{report['name']}: {report['rows']:,} rows, {report['features']} features, "
-                f"{report['positives']:,} positives, fingerprint {report['fingerprint'][:16]}, "
-                f"{report['path']}"
-            )
+            continue
+        delimiter = dataset.metadata.get("delimiter")
+        read_as = f", read as {delimiter_name(delimiter)}-separated" if delimiter not in (None, ",") else ""
+        overall.write(
+            f"{report['name']}: {report['rows']:,} rows, {report['features']} features, "
+            f"{report['positives']:,} positives, fingerprint {report['fingerprint'][:16]}, "
+            f"{report['path']}{read_as}"
+        )
     return 1 if failures else 0

@@ -99,7 +99,9 @@ def format_candidates(outcome: dict) -> str:
     ]
     previous = outcome["previous_champion_version"]
     verdict = f"{outcome['model_name']} v{outcome['version']} ({outcome['best']}) is now '{outcome['alias']}'"
-    if previous is None:
+    if not outcome.get("registered", True):
+        verdict = f"{outcome['model_name']}: {outcome['reason']}"
+    elif previous is None:
         verdict += "; first champion of this model"
     else:
         savings = _number(outcome["previous_champion_savings"])

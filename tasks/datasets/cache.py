@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 from pathlib import Path
 
 import platformdirs
@@ -28,6 +29,7 @@ from tasks.storage import atomic_write_bytes
 #: Environment variable that overrides the cache directory.
 CACHE_ENVIRONMENT_VARIABLE = "CSLEARN_CACHE"
 _CHUNK_BYTES = 1 << 20
+_SHA256 = re.compile(r"[0-9a-f]{64}")
 
 
 def resolve_cache_dir(cache_dir: str | os.PathLike | None = None) -> Path:
@@ -64,9 +66,36 @@ class RecordedChecksums:
         self.path = Path(cache_dir) / "recorded-checksums.json"
 
     def _read(self) -> dict[str, str]:
-        if not self.path.exists():
+        """The recorded checksums; a damaged file is refused, never replaced silently (it holds trust).
+
+        Raises
+        ------
+        ChecksumError
+            If the file is not a JSON object mapping URLs to sha256 hex digests; the message names it.
+        """
+        try:
+            text = self.path.read_text(encoding="utf-8")
+        except FileNotFoundError:
             return {}
-        return json.loads(self.path.read_text())
+        except (OSError, UnicodeDecodeError) as error:
+            reason = f"unreadable ({error})"
+        else:
+            try:
+                records = json.loads(text)
+            except ValueError as error:
+                reason = f"not valid JSON ({error})"
+            else:
+                if isinstance(records, dict) and all(
+                    isinstance(url, str) and isinstance(digest, str) and _SHA256.fullmatch(digest)
+                    for url, digest in records.items()
+                ):
+                    return records
+                reason = "expected a JSON object mapping each URL to a sha256 hex digest"
+        raise ChecksumError(
+            f"{self.path} is damaged: {reason}. It holds the sha256 recorded on the first download of each "
+            "online file the registry cannot pin; delete it to record them again on the next download "
+            "(trusting the files downloaded then), or restore it from a backup"
+        )
 
     def get(self, url: str) -> str | None:
         return self._read().get(url)

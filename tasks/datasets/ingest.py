@@ -1,10 +1,13 @@
-"""Ingest a dataset (fetch, verify, parse, validate, binarize, validate, write parquet) or read its cache.
+"""Ingest a registered dataset (fetch, verify, parse, validate, binarize, validate, write) or read its cache.
 
 Nothing is written to ``datasets/`` unless every step succeeded: the raw frame satisfies its strict pandera
 model, the canonical frame satisfies :class:`~schemas.canonical_dataset.CanonicalDataset`, and the row and
-positive counts equal the registry's. The parquet is renamed into place first and its metadata JSON last; a
-cached entry is trusted only when the JSON exists, its definition digest matches the registry entry and the
-parquet's content fingerprint matches the JSON (otherwise it is rebuilt).
+positive counts equal the registry's. The parquet is renamed into place first and its record (metadata JSON)
+last; a cached entry is trusted only when the record validates (:func:`tasks.datasets.records.read_record`:
+schema, format version, name), its definition digest matches the registry entry and the parquet's content
+fingerprint matches the record. Anything else is logged with the file's name and rebuilt from the source.
+The same entry I/O (:func:`write_entry`, :func:`open_entry`) serves users' datasets
+(:mod:`tasks.datasets.user_files`).
 """
 
 from __future__ import annotations
@@ -13,21 +16,18 @@ import datetime
 import hashlib
 import json
 import logging
-import re
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
-import pandera.pandas as pa
 
 from schemas.canonical_dataset import COST_COLUMN_NAMES as COST_COLUMNS
 from schemas.canonical_dataset import COST_PREFIX, TARGET_COLUMN, CanonicalDataset
+from schemas.dataset_record import FORMAT_VERSION
 from schemas.validation import validate_frame
-from tasks.datasets import parsers
 from tasks.datasets.cache import resolve_cache_dir
 from tasks.datasets.downloads import DEFAULT_HTTP_OPTIONS, HttpOptions
-from tasks.datasets.encoding import encode_features
-from tasks.datasets.sources import LocalFile
+from tasks.datasets.records import DamagedRecordError, EntryPaths, entry_paths, read_record
 from tasks.datasets.spec import Dataset, DatasetSpec
 from tasks.storage import atomic_path, atomic_write_bytes
 
@@ -73,11 +73,6 @@ def build_canonical_frame(spec: DatasetSpec, files: dict[str, bytes]) -> pd.Data
     return frame
 
 
-def _entry_paths(cache_dir: Path, name: str, subdirectory: str = "") -> tuple[Path, Path]:
-    directory = cache_dir / "datasets" / subdirectory if subdirectory else cache_dir / "datasets"
-    return directory / f"{name}.parquet", directory / f"{name}.json"
-
-
 def _to_dataset(spec: DatasetSpec, frame: pd.DataFrame, path: Path, metadata: dict) -> Dataset:
     cost_names = [f"{COST_PREFIX}{column}" for column in COST_COLUMNS]
     has_costs = all(name in frame.columns for name in cost_names)
@@ -94,16 +89,13 @@ def _to_dataset(spec: DatasetSpec, frame: pd.DataFrame, path: Path, metadata: di
     )
 
 
-def _write_entry(
-    spec: DatasetSpec,
-    frame: pd.DataFrame,
-    parquet: Path,
-    metadata_path: Path,
-    checksums: dict,
-    extra: dict | None = None,
+def write_entry(
+    spec: DatasetSpec, frame: pd.DataFrame, paths: EntryPaths, checksums: dict, extra: dict | None = None
 ) -> Dataset:
+    """Write the parquet, then its record (atomically each, record last), and return the dataset."""
     fingerprint = content_fingerprint(frame)
     metadata = {
+        "format_version": FORMAT_VERSION,
         "name": spec.name,
         "fingerprint": fingerprint,
         "rows": len(frame),
@@ -116,29 +108,63 @@ def _write_entry(
         "ingested_at": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
         **(extra or {}),
     }
-    with atomic_path(parquet) as temporary:
+    with atomic_path(paths.parquet) as temporary:
         frame.to_parquet(temporary, index=False)
-    atomic_write_bytes(metadata_path, json.dumps(metadata, indent=2).encode())
-    return _to_dataset(spec, frame, parquet, metadata)
+    atomic_write_bytes(paths.record, json.dumps(metadata, indent=2).encode())
+    return _to_dataset(spec, frame, paths.parquet, metadata)
 
 
-def read_cached(spec: DatasetSpec, parquet: Path, metadata_path: Path) -> Dataset | None:
-    """The cached dataset if its entry is complete, current and intact, else ``None`` (reason logged)."""
-    if not (parquet.exists() and metadata_path.exists()):
+class UnusableEntryError(ValueError):
+    """A cache entry whose record is valid but whose parquet is missing, unreadable or altered."""
+
+
+def open_entry(spec: DatasetSpec, paths: EntryPaths, record: dict) -> Dataset:
+    """The dataset of a validated ``record``, if its parquet is readable and matches the fingerprint.
+
+    Raises
+    ------
+    UnusableEntryError
+        Naming the parquet and why it cannot be used.
+    """
+    try:
+        frame = pd.read_parquet(paths.parquet)
+    except FileNotFoundError as error:
+        raise UnusableEntryError(f"{paths.parquet} is missing") from error
+    except (OSError, ValueError) as error:  # truncated or corrupted parquet (ArrowInvalid is a ValueError)
+        raise UnusableEntryError(f"{paths.parquet} is unreadable ({error})") from error
+    if content_fingerprint(frame) != record["fingerprint"]:
+        raise UnusableEntryError(
+            f"{paths.parquet} does not match the fingerprint in {paths.record.name} (altered after ingestion)"
+        )
+    return _to_dataset(spec, frame, paths.parquet, record)
+
+
+def cached_record(spec: DatasetSpec, cache_dir: Path) -> tuple[dict | None, str | None]:
+    """The current, valid record of a registered dataset, or ``None`` and why not (``None``: not cached)."""
+    paths = entry_paths(cache_dir, spec.name)
+    try:
+        record = read_record(paths.record, spec.name)
+    except FileNotFoundError:
+        return None, None
+    except DamagedRecordError as error:
+        return None, str(error)
+    if record["definition_digest"] != spec.digest:
+        return None, f"{paths.record} was written for an older registry definition of {spec.name!r}"
+    return record, None
+
+
+def read_cached(spec: DatasetSpec, cache_dir: Path) -> Dataset | None:
+    """The cached registered dataset if its entry is complete, current and intact, else ``None`` (logged)."""
+    record, problem = cached_record(spec, cache_dir)
+    if record is None:
+        if problem is not None:
+            logger.warning("%s: %s; rebuilding it from the source", spec.name, problem)
         return None
     try:
-        metadata = json.loads(metadata_path.read_text())
-        if metadata.get("definition_digest") != spec.digest:
-            logger.info("%s: registry definition changed since it was cached; rebuilding", spec.name)
-            return None
-        frame = pd.read_parquet(parquet)
-    except (OSError, ValueError) as error:  # unreadable JSON or parquet (truncated, corrupted)
-        logger.warning("%s: cached entry unreadable (%s); rebuilding", spec.name, error)
+        return open_entry(spec, entry_paths(cache_dir, spec.name), record)
+    except UnusableEntryError as error:
+        logger.warning("%s: %s; rebuilding it from the source", spec.name, error)
         return None
-    if content_fingerprint(frame) != metadata.get("fingerprint"):
-        logger.warning("%s: cached parquet does not match its fingerprint; rebuilding", spec.name)
-        return None
-    return _to_dataset(spec, frame, parquet, metadata)
 
 
 def ingest_dataset(
@@ -164,180 +190,8 @@ def ingest_dataset(
         Ignore a valid cached entry and ingest again.
     """
     cache = resolve_cache_dir(cache_dir)
-    parquet, metadata_path = _entry_paths(cache, spec.name)
-    if not force and (cached := read_cached(spec, parquet, metadata_path)) is not None:
+    if not force and (cached := read_cached(spec, cache)) is not None:
         return cached
     files = spec.source.fetch(cache, options=options, progress=progress)
     frame = build_canonical_frame(spec, files)
-    return _write_entry(spec, frame, parquet, metadata_path, spec.source.checksums(cache))
-
-
-def load_dataset(name: str, *, cache_dir=None, progress: bool = False) -> Dataset:
-    """The registered dataset ``name``: ingested on first use, read from the cache after that.
-
-    Raises
-    ------
-    KeyError
-        If ``name`` is not a key of :data:`tasks.datasets.DATASETS` (the message lists the known names).
-    """
-    from tasks.datasets.registry import DATASETS
-
-    if name not in DATASETS:
-        raise KeyError(f"unknown dataset {name!r}; known datasets: {', '.join(sorted(DATASETS))}")
-    return ingest_dataset(DATASETS[name], cache_dir=cache_dir, progress=progress)
-
-
-# --- a user's own file ------------------------------------------------------------
-
-
-def _kebab(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "dataset"
-
-
-def _user_label_rule(raw: pd.DataFrame, target: str, positive: str | None) -> pd.Series:
-    labels = raw[target].astype("str")
-    levels = labels.value_counts()
-    if positive is not None:
-        if str(positive) not in levels.index:
-            raise ValueError(
-                f"--positive {positive!r} is not a value of target column {target!r}; its values are "
-                f"{sorted(levels.index)[:20]}"
-            )
-        return labels == str(positive)
-    if len(levels) != 2:
-        raise ValueError(
-            f"target column {target!r} has {len(levels)} distinct values {sorted(levels.index)[:20]}; "
-            "pass --positive VALUE to choose the positive class"
-        )
-    if levels.iloc[0] == levels.iloc[1]:
-        raise ValueError(
-            f"target column {target!r} is balanced; pass --positive VALUE to choose the positive class"
-        )
-    return labels == levels.index[-1]  # the minority value
-
-
-def user_file_spec(
-    path: Path,
-    *,
-    target: str,
-    positive: str | None = None,
-    cost_columns: tuple[str, ...] | None = None,
-    name: str | None = None,
-) -> DatasetSpec:
-    """A registry-like entry for a user's CSV or parquet file (validated like the registered datasets).
-
-    The raw check is a lazily-validated schema built from the arguments: ``target`` present without missing
-    values; each of the four ``cost_columns`` (order C_FP, C_FN, C_TP, C_TN) numeric, non-negative and
-    complete.
-    """
-    path = Path(path)
-    cost_columns = tuple(cost_columns or ())
-    if cost_columns and len(cost_columns) != len(COST_COLUMNS):
-        raise ValueError(
-            f"--cost-columns takes exactly {len(COST_COLUMNS)} column names in the order "
-            f"{list(COST_COLUMNS)}; "
-            f"got {len(cost_columns)}: {list(cost_columns)}"
-        )
-    if target in cost_columns:
-        raise ValueError(f"target column {target!r} cannot also be a cost column")
-    columns = {target: pa.Column(nullable=False, title="target")}
-    columns |= {
-        column: pa.Column("float64", checks=pa.Check.ge(0), nullable=False, coerce=True)
-        for column in cost_columns
-    }
-    raw_schema = pa.DataFrameSchema(columns, strict=False, name=f"user file {path.name}")
-
-    def recipe(raw: pd.DataFrame):
-        is_positive = _user_label_rule(raw, target, positive)
-        remaining = raw.drop(columns=[target, *cost_columns])
-        if remaining.shape[1] == 0:
-            raise ValueError(
-                f"{path.name} has no feature column left once the target {target!r} and the cost columns "
-                f"{list(cost_columns)} are set aside; its columns: {list(raw.columns)[:20]}"
-            )
-        features = encode_features(remaining)
-        named_costs = dict(zip(COST_COLUMNS, cost_columns, strict=True)) if cost_columns else {}
-        for cost_name, column in named_costs.items():
-            features[f"{COST_PREFIX}{cost_name}"] = raw[column].to_numpy(dtype=np.float64)
-        return features, is_positive.to_numpy(dtype=np.int8)
-
-    recipe.__qualname__ = "user_file_recipe"
-    return DatasetSpec(
-        name=name or _kebab(path.stem),
-        title=f"user file {path.name}",
-        source=LocalFile(path=path.resolve()),
-        parser=lambda files: parsers.read_user_table(files, member=path.name),
-        raw_schema=raw_schema,
-        recipe=recipe,
-        row_filter="none",
-        minority_rule=f"{target} == {positive!r}"
-        if positive is not None
-        else f"{target}: the rarer of its two values",
-        expected_rows=None,
-        expected_positives=None,
-        citation="user-supplied",
-        offline=True,
-        notes=f"cost columns {list(cost_columns)}" if cost_columns else "",
-    )
-
-
-def ingest_file(
-    path,
-    *,
-    target: str,
-    positive: str | None = None,
-    cost_columns=None,
-    name: str | None = None,
-    cache_dir=None,
-) -> Dataset:
-    """Ingest a user's CSV or parquet file into ``datasets/user/<name>.parquet`` (re-read from ``path``).
-
-    Parameters
-    ----------
-    path : path-like
-    target : str
-        The label column.
-    positive : str, optional
-        The label value that is positive (compared as text); default: the rarer of exactly two values.
-    cost_columns : sequence of 4 str, optional
-        Columns holding C_FP, C_FN, C_TP, C_TN per example; stored as ``cost:C_FP`` ... and returned as
-        ``Dataset.cost_matrix``; rows breaking C_FP > C_TN or C_FN > C_TP are counted in the metadata and
-        logged as a warning (not refused).
-    name : str, optional
-        Cache name; default: the file's stem in kebab case.
-    """
-    spec = user_file_spec(Path(path), target=target, positive=positive, cost_columns=cost_columns, name=name)
-    cache = resolve_cache_dir(cache_dir)
-    files = spec.source.fetch(cache)
-    frame = build_canonical_frame(spec, files)
-    parquet, metadata_path = _entry_paths(cache, spec.name, "user")
-    extra = {"target": target, "positive": positive, "cost_columns": list(cost_columns or [])}
-    if cost_columns:
-        extra["unreasonable_cost_rows"] = _count_unreasonable_cost_rows(frame, spec.name)
-    return _write_entry(
-        spec,
-        frame,
-        parquet,
-        metadata_path,
-        spec.source.checksums(cache),
-        extra=extra,
-    )
-
-
-def _count_unreasonable_cost_rows(frame: pd.DataFrame, name: str) -> int:
-    """Rows of a user's costs breaking C_FP > C_TN or C_FN > C_TP (Elkan 2001): warned about, not refused."""
-    from schemas.cost_matrix import report_unreasonable_rows
-
-    costs = frame[[f"{COST_PREFIX}{column}" for column in COST_COLUMNS]].set_axis(list(COST_COLUMNS), axis=1)
-    report = report_unreasonable_rows(costs)
-    rows = int(report["index"].nunique())
-    if rows:
-        conditions = ", ".join(sorted(report["condition"].unique()))
-        logger.warning(
-            "%s: %d row(s) break %s; e.g. rows %s",
-            name,
-            rows,
-            conditions,
-            report["index"].unique()[:5].tolist(),
-        )
-    return rows
+    return write_entry(spec, frame, entry_paths(cache, spec.name), spec.source.checksums(cache))

@@ -16,7 +16,8 @@ import pandas as pd
 from tasks.datasets.sources import FetchedFiles, read_member_bytes
 
 
-def _read_csv(stream, member: str, **options) -> pd.DataFrame:
+def read_csv_or_explain(stream, member: str, **options) -> pd.DataFrame:
+    """``pandas.read_csv`` whose empty-file and tokenizer errors are ``ValueError``s naming ``member``."""
     try:
         return pd.read_csv(stream, **options)
     except pd.errors.EmptyDataError as error:
@@ -35,7 +36,7 @@ def read_delimited(
     missing_values: tuple[str, ...] = (),
 ) -> pd.DataFrame:
     """A delimited text file with a header line (or with ``column_names`` when it has none)."""
-    return _read_csv(
+    return read_csv_or_explain(
         read_member_bytes(files, member),
         member,
         sep=separator,
@@ -61,7 +62,9 @@ def read_keel_headerless(
     names = list(leading_columns)
     names += [f"x{index}" for index in range(len(names), width - 1)] + ["label"]
     dtypes = {"label": "str", **{column: "str" for column in leading_columns}}
-    return _read_csv(io.StringIO(text), member, header=None, names=names, dtype=dtypes, skipinitialspace=True)
+    return read_csv_or_explain(
+        io.StringIO(text), member, header=None, names=names, dtype=dtypes, skipinitialspace=True
+    )
 
 
 def read_keel_with_header(files: FetchedFiles, *, member: str) -> pd.DataFrame:
@@ -70,7 +73,9 @@ def read_keel_with_header(files: FetchedFiles, *, member: str) -> pd.DataFrame:
     names = [line.split()[1] for line in lines if line.lower().startswith("@attribute")]
     data_start = next(index for index, line in enumerate(lines) if line.strip().lower() == "@data") + 1
     body = "\n".join(line for line in lines[data_start:] if line.strip())
-    return _read_csv(io.StringIO(body), member, header=None, names=names, dtype="str", skipinitialspace=True)
+    return read_csv_or_explain(
+        io.StringIO(body), member, header=None, names=names, dtype="str", skipinitialspace=True
+    )
 
 
 def read_arff(files: FetchedFiles, *, member: str) -> pd.DataFrame:
@@ -94,7 +99,7 @@ def read_adult(
     parts = []
     for member, skip in ((train_member, 0), (test_member, 1)):
         parts.append(
-            _read_csv(
+            read_csv_or_explain(
                 read_member_bytes(files, member),
                 member,
                 header=None,
@@ -110,7 +115,7 @@ def read_communities(files: FetchedFiles, *, member: str, names_member: str) -> 
     """UCI communities and crime: headerless ``communities.data``; column names from its ``.names`` file."""
     lines = read_member_bytes(files, names_member).read().decode().splitlines()
     names = [line.split()[1] for line in lines if line.startswith("@attribute")]
-    return _read_csv(
+    return read_csv_or_explain(
         read_member_bytes(files, member),
         member,
         header=None,
@@ -141,26 +146,3 @@ def read_openml_arff(files: FetchedFiles) -> pd.DataFrame:
     frame = read_arff(files, member="dataset.arff")
     description = json.loads(files["description.json"])["data_set_description"]
     return frame.rename(columns={description["default_target_attribute"]: "label"})
-
-
-def read_user_table(files: FetchedFiles, *, member: str) -> pd.DataFrame:
-    """A user's own file: parquet if the name ends in ``.parquet``/``.pq``, else CSV with a header line.
-
-    Raises
-    ------
-    ValueError
-        If the file is empty, has a header but no data row, is not valid delimited text, or is not a
-        readable parquet file; the message names the file.
-    """
-    if member.lower().endswith((".parquet", ".pq")):
-        try:
-            frame = pd.read_parquet(read_member_bytes(files, member))
-        except (OSError, ValueError) as error:  # pyarrow: ArrowInvalid is a ValueError, IO errors OSError
-            raise ValueError(f"{member} is not a readable parquet file: {error}") from error
-    else:
-        frame = _read_csv(read_member_bytes(files, member), member)
-    if frame.empty:
-        raise ValueError(
-            f"{member} has no data rows (columns: {list(frame.columns)[:20]}); expected at least one row"
-        )
-    return frame

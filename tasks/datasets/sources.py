@@ -16,6 +16,8 @@ import hashlib
 import io
 import json
 import logging
+import os
+import stat
 import subprocess
 import sys
 import tarfile
@@ -339,9 +341,45 @@ class SklearnBundled:
         }
 
 
+_FILE_KINDS = (
+    (stat.S_ISDIR, "a directory"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISFIFO, "a named pipe"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+def check_regular_file(path: Path) -> None:
+    """Raise unless ``path`` is (or links to) a regular file, saying what it is instead.
+
+    Raises
+    ------
+    FileNotFoundError
+        If nothing exists at ``path`` (or a symlink points at nothing).
+    ValueError
+        If ``path`` is a directory, a device such as ``/dev/null``, a pipe or a socket.
+    """
+    path = Path(path)
+    try:
+        mode = path.stat().st_mode  # follows symlinks: a link to a regular file is read like the file
+    except FileNotFoundError as error:
+        dangling = f" (a symlink to the missing {os.readlink(path)})" if path.is_symlink() else ""
+        raise FileNotFoundError(f"no such file: {path}{dangling}") from error
+    if stat.S_ISREG(mode):
+        return
+    kind = next((name for test, name in _FILE_KINDS if test(mode)), "not a regular file")
+    hint = "; pass the CSV or parquet file inside it" if stat.S_ISDIR(mode) else ""
+    raise ValueError(f"{path} is {kind}, not a regular file: expected a CSV or parquet file{hint}")
+
+
 @dataclass(frozen=True)
 class LocalFile:
-    """A user's own CSV or parquet file; its sha256 is computed when read and recorded as provenance."""
+    """A user's own CSV or parquet file; its sha256 is computed when read and recorded as provenance.
+
+    ``path`` is kept as given (made absolute, not resolved), so a symlink is read through and the member
+    keeps the name the user typed.
+    """
 
     path: Path
 
@@ -350,8 +388,7 @@ class LocalFile:
     def fetch(
         self, cache_dir: Path, *, options: HttpOptions = DEFAULT_HTTP_OPTIONS, progress: bool = False
     ) -> FetchedFiles:
-        if not Path(self.path).is_file():
-            raise FileNotFoundError(f"no such file: {self.path}")
+        check_regular_file(self.path)
         return {Path(self.path).name: Path(self.path).read_bytes()}
 
     def checksums(self, cache_dir: Path) -> dict[str, str]:

@@ -119,3 +119,50 @@ class Dataset:
     @property
     def n_positives(self) -> int:
         return int(self.target.sum())
+
+
+@dataclass(frozen=True)
+class DatasetEntry:
+    """One usable dataset name and what is known about it without loading it.
+
+    Attributes
+    ----------
+    name : str
+    kind : {"registered", "user"}
+        A dataset of the registry, or one a user ingested from a file.
+    spec : DatasetSpec or None
+        ``None`` only for a user dataset whose record is damaged (then ``problem`` says which file and how to
+        fix it).
+    record : dict or None
+        The validated cache record (rows, positives, fingerprint, ...); ``None`` when not cached, or when the
+        cached entry cannot be used as it is.
+    problem : str or None
+        Why the cache entry cannot be used as it is, naming the file and what to do (a registered dataset's
+        entry is rebuilt on the next load; a user dataset may need ingesting again).
+    """
+
+    name: str
+    kind: str
+    spec: DatasetSpec | None
+    record: dict | None = None
+    problem: str | None = None
+
+    @property
+    def cost_model(self) -> str | None:
+        """Key of ``tasks.cost_models.COST_MODELS`` deriving example-dependent costs (registered datasets)."""
+        return self.spec.cost_model if self.spec is not None else None
+
+    @property
+    def cost_columns(self) -> tuple[str, ...]:
+        """The user's file columns holding C_FP, C_FN, C_TP, C_TN (empty when costs are not given)."""
+        return tuple((self.record or {}).get("cost_columns", ())) if self.kind == "user" else ()
+
+    @property
+    def has_example_costs(self) -> bool:
+        """Whether example-dependent costs exist: a cost model, or a user's cost columns."""
+        return self.cost_model is not None or bool(self.cost_columns)
+
+    def describe(self) -> dict:
+        """JSON-ready: the spec's description, the kind, the cache record and any problem with it."""
+        described = self.spec.describe() if self.spec is not None else {"name": self.name}
+        return {**described, "kind": self.kind, "cache": self.record, "cache_problem": self.problem}

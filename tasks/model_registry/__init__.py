@@ -1,75 +1,78 @@
-"""The MLflow model registry side of ``retrain``: holdout, candidates, model serialization, promotion.
+"""The MLflow model registry side of ``retrain``, and the cost-aware model a registered version serves.
 
 - :mod:`~tasks.model_registry.holdout`: the deterministic, fingerprint-seeded holdout and the split data
-  (``RetrainData``) with both sides' cost matrices;
+  (``RetrainData``) with both sides' cost matrices and the fitted cost model;
 - :mod:`~tasks.model_registry.candidates`: fit a candidate with the training costs, score it on the holdout,
-  log it as a child run with its model; pick the best;
-- :mod:`~tasks.model_registry.serialization`: log a fitted estimator as an MLflow model (skops with a trusted
-  allow-list, cloudpickle fallback), load a registered version back;
-- :mod:`~tasks.model_registry.promotion`: register the best candidate and move ``champion`` only when it beats
-  the current champion re-scored on the same holdout (``challenger`` otherwise).
+  log it as a child run with its model ``<dataset>-<method>``; pick the best;
+- :mod:`~tasks.model_registry.serialization`: skops with an explicit allow-list of trusted types, cloudpickle
+  only on opt-in;
+- :mod:`~tasks.model_registry.serving`: the cost-aware pyfunc (MLflow's ``loader_module``): decisions on raw
+  rows with the costs derived from each row or given with it;
+- :mod:`~tasks.model_registry.logged_models`: log a fitted estimator with its cost model as an MLflow model,
+  load a logged or registered one back (``load_estimator``, ``load_cost_aware_model``);
+- :mod:`~tasks.model_registry.promotion`: register the best candidate from its logged model and move
+  ``champion`` only when it beats the current champion re-scored on the same holdout (``challenger``
+  otherwise; nothing when it repeats the champion).
+
+Names are imported on first use (PEP 562), so that a model server importing
+:mod:`~tasks.model_registry.serving` does not load Prefect and the training stack.
 """
 
-from tasks.model_registry.candidates import (
-    CandidateProgress,
-    CandidateResult,
-    best_candidate,
-    fit_and_log_candidate,
-    fit_and_log_candidate_task,
-    retrain_outcome,
-    retrain_parent_run,
-)
-from tasks.model_registry.holdout import (
-    Holdout,
-    RetrainData,
-    holdout_seed,
-    make_holdout,
-    prepare_retrain_data,
-    prepare_retrain_data_task,
-)
-from tasks.model_registry.promotion import (
-    CHALLENGER,
-    CHAMPION,
-    RegistryDecision,
-    decide_alias,
-    register_and_promote,
-    register_and_promote_task,
-    version_with_alias,
-)
-from tasks.model_registry.serialization import (
-    TRUSTED_MODULE_PREFIXES,
-    choose_serialization,
-    load_model_version,
-    log_sklearn_model,
-    model_pip_requirements,
-    skops_trusted_types,
-)
+from __future__ import annotations
 
-__all__ = [
-    "CHALLENGER",
-    "CHAMPION",
-    "TRUSTED_MODULE_PREFIXES",
-    "CandidateProgress",
-    "CandidateResult",
-    "Holdout",
-    "RegistryDecision",
-    "RetrainData",
-    "best_candidate",
-    "choose_serialization",
-    "decide_alias",
-    "fit_and_log_candidate",
-    "fit_and_log_candidate_task",
-    "holdout_seed",
-    "load_model_version",
-    "log_sklearn_model",
-    "make_holdout",
-    "model_pip_requirements",
-    "prepare_retrain_data",
-    "prepare_retrain_data_task",
-    "register_and_promote",
-    "register_and_promote_task",
-    "retrain_outcome",
-    "retrain_parent_run",
-    "skops_trusted_types",
-    "version_with_alias",
-]
+import importlib
+
+#: Public name -> submodule that defines it.
+_EXPORTS = {
+    "CandidateProgress": "candidates",
+    "CandidateResult": "candidates",
+    "best_candidate": "candidates",
+    "fit_and_log_candidate": "candidates",
+    "fit_and_log_candidate_task": "candidates",
+    "retrain_outcome": "candidates",
+    "retrain_parent_run": "candidates",
+    "Holdout": "holdout",
+    "RetrainData": "holdout",
+    "holdout_seed": "holdout",
+    "make_holdout": "holdout",
+    "prepare_retrain_data": "holdout",
+    "prepare_retrain_data_task": "holdout",
+    "cslearn_version": "logged_models",
+    "load_cost_aware_model": "logged_models",
+    "load_estimator": "logged_models",
+    "load_model_version": "logged_models",
+    "log_model": "logged_models",
+    "model_pip_requirements": "logged_models",
+    "serving_signature": "logged_models",
+    "CHALLENGER": "promotion",
+    "CHAMPION": "promotion",
+    "UNCHANGED": "promotion",
+    "RegistryDecision": "promotion",
+    "decide_alias": "promotion",
+    "register_and_promote": "promotion",
+    "register_and_promote_task": "promotion",
+    "version_description": "promotion",
+    "version_with_alias": "promotion",
+    "TRUSTED_TYPES": "serialization",
+    "UntrustedModelError": "serialization",
+    "choose_serialization": "serialization",
+    "skops_safe_copy": "serialization",
+    "skops_trusted_types": "serialization",
+    "CostAwareModel": "serving",
+    "cost_model_from_state": "serving",
+    "cost_model_state": "serving",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str):
+    if name not in _EXPORTS:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{_EXPORTS[name]}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_EXPORTS])

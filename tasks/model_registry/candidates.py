@@ -2,8 +2,10 @@
 
 Under the retrain's parent run (:func:`retrain_parent_run`, built on :func:`tasks.track.parent_run`),
 :func:`fit_and_log_candidate` fits one method, scores every holdout metric (savings by CSDT Eq. 4) and logs a
-child run with the model (``tasks.model_registry.serialization``); :func:`best_candidate` picks the one to
-register and :func:`retrain_outcome` is what the flow returns.
+child run with the model ``<dataset>-<method>`` (:func:`tasks.model_registry.logged_models.log_model`: the
+estimator and the fitted cost model, so it serves cost-aware decisions) whose metrics are the holdout
+metrics; :func:`best_candidate` picks the one to register and :func:`retrain_outcome` is what the flow
+returns.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from prefect.cache_policies import NO_CACHE
 from schemas.flow_params import RetrainParams
 from tasks.evaluate import decision_scores, derive_seed, evaluate_predictions, predict_labels
 from tasks.model_registry.holdout import RetrainData
-from tasks.model_registry.serialization import log_sklearn_model
+from tasks.model_registry.logged_models import log_model
 from tasks.track import ParentRun, log_metrics, log_params, parent_run, tracked_run, tracking_client
 from tasks.train import build_estimator, fit_estimator
 
@@ -81,8 +83,9 @@ def fit_and_log_candidate(
     """Fit ``method`` with the training costs, score it on the holdout, log a child run with its model.
 
     The child run holds the estimator's ``get_params()``, every holdout metric (``savings`` and ``cost`` from
-    the example-dependent costs, CSDT Eq. 2-4), the fit time, and the model (see :func:`log_sklearn_model`).
-    A failing fit marks the child run FAILED and re-raises.
+    the example-dependent costs, CSDT Eq. 2-4) and the fit time, all also linked to the logged model
+    ``<dataset>-<method>`` (see :func:`tasks.model_registry.logged_models.log_model`). A failing fit marks
+    the child run FAILED and re-raises.
     """
     client = tracking_client(tracking_uri)
     estimator = build_estimator(method, method_params, random_state=derive_seed(seed, 2))
@@ -102,16 +105,18 @@ def fit_and_log_candidate(
         metrics = evaluate_predictions(data.holdout_target, predicted, scores, data.holdout_costs)
         params = {key: value for key, value in model.get_params(deep=False).items()}
         log_params(client, run_id, params)
-        model_id = log_sklearn_model(
+        model_id = log_model(
             client,
             experiment_id,
             run_id,
             model,
             data.holdout_features.head(5),
+            name=f"{data.dataset}-{method}",
+            cost_model=data.fitted_cost_model,
             params=params,
-            tags={**tags, "cslearn.holdout_key": data.holdout_key},
+            tags={**tags, "cslearn.holdout_key": data.holdout_key, "cslearn.cost_model": data.cost_model},
         )
-        log_metrics(client, run_id, {**metrics, "fit_seconds": fit_seconds})
+        log_metrics(client, run_id, {**metrics, "fit_seconds": fit_seconds}, model_id=model_id)
     return CandidateResult(method, run_id, model_id, float(metrics["savings"]), metrics, fit_seconds)
 
 

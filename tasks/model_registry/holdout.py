@@ -18,7 +18,7 @@ from prefect import get_run_logger, task
 from prefect.cache_policies import NO_CACHE
 from sklearn.model_selection import train_test_split
 
-from tasks.cost_models import derive_split_costs
+from tasks.cost_models import CostModel, derive_split_costs
 from tasks.datasets import load_dataset
 from tasks.evaluate import derive_seed, make_split
 
@@ -100,7 +100,9 @@ class RetrainData:
     """A business dataset split for retraining: training rows, the holdout, and both cost matrices.
 
     The cost model is fit on the training rows only (CSDT paper, Section 4: its averages and priors come
-    from the training split) and then gives the example-dependent costs ``[C_FP, C_FN, C_TP, C_TN]`` of both.
+    from the training split) and then gives the example-dependent costs ``[C_FP, C_FN, C_TP, C_TN]`` of both;
+    ``fitted_cost_model`` is that model, logged with every candidate so that the served model derives the
+    costs of new rows the same way.
     """
 
     dataset: str
@@ -114,6 +116,7 @@ class RetrainData:
     holdout_costs: np.ndarray
     cost_model: str
     cost_params: dict
+    fitted_cost_model: CostModel | None = None
 
     def summary(self) -> dict[str, object]:
         """Counts and identifiers to log with the parent run."""
@@ -183,6 +186,7 @@ def prepare_retrain_data(
         holdout_costs=costs.evaluated.values,
         cost_model=cost_model_name,
         cost_params=dict(costs.params()),
+        fitted_cost_model=costs.model,
     )
 
 

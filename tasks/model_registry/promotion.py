@@ -1,18 +1,25 @@
 """The champion / challenger registry: one registered model per business dataset, aliases only.
 
-:func:`register_and_promote` registers the best candidate as a new version of the dataset's model and moves
-the alias ``champion`` to it only when its savings beat the current champion re-scored on the SAME holdout;
-otherwise the new version gets the alias ``challenger``. Registry aliases only, never stages.
+:func:`register_and_promote` registers the best candidate from its logged model (source ``models:/m-<id>``,
+so the version links to the logged model and the logged model lists the version) and moves the alias
+``champion`` to it only when its savings beat the current champion re-scored on the SAME holdout; otherwise
+the new version gets the alias ``challenger``. A retrain that would only repeat the champion (same method,
+data fingerprint, code commit, holdout and score) registers nothing and says so. Every version carries a
+description with its holdout metrics and the comparison against the champion. Registry aliases only, never
+stages.
 """
 
 from __future__ import annotations
 
+import json
 import math
-from collections.abc import Mapping
+import threading
 from dataclasses import asdict, dataclass
 
 from mlflow import MlflowClient
 from mlflow.exceptions import MlflowException
+from mlflow.tracking._tracking_service.utils import _use_tracking_uri
+from mlflow.utils.mlflow_tags import MLFLOW_MODEL_VERSIONS
 from prefect import get_run_logger, task
 from prefect.cache_policies import NO_CACHE
 
@@ -20,29 +27,47 @@ from algorithms.metrics import savings_score
 from tasks.evaluate import predict_labels
 from tasks.model_registry.candidates import CandidateResult
 from tasks.model_registry.holdout import RetrainData
-from tasks.model_registry.serialization import load_model_version
+from tasks.model_registry.logged_models import cslearn_version, load_model_version
+from tasks.track import git_commit, tracking_client
 
 __all__ = [
     "CHALLENGER",
     "CHAMPION",
+    "UNCHANGED",
     "RegistryDecision",
     "decide_alias",
     "register_and_promote",
     "register_and_promote_task",
+    "version_description",
     "version_with_alias",
 ]
 
 CHAMPION = "champion"
 CHALLENGER = "challenger"
+#: The outcome of a retrain that registered nothing because it would repeat the champion.
+UNCHANGED = "unchanged"
+
+#: Holdout metrics listed in a version's description, in order.
+DESCRIBED_METRICS = ("savings", "cost", "auc", "f1", "tpr", "tnr", "precision", "g_mean", "balanced_accuracy")
+
+#: Guards the process-wide tracking URI while a version is created (see ``_create_version``).
+_GLOBAL_TRACKING_URI = threading.Lock()
 
 
 @dataclass(frozen=True)
 class RegistryDecision:
-    """What :func:`register_and_promote` did: the new version, its alias and the scores compared."""
+    """What :func:`register_and_promote` did: the new version (if any), its alias and the scores compared.
+
+    ``outcome`` is ``"champion"``, ``"challenger"`` or ``"unchanged"`` (nothing registered: ``version`` and
+    ``alias`` are ``None``); ``reason`` says why in one sentence.
+    """
 
     model_name: str
-    version: str
-    alias: str
+    registered: bool
+    outcome: str
+    version: str | None
+    alias: str | None
+    reason: str
     savings: float
     previous_champion_version: str | None
     previous_champion_savings: float | None
@@ -75,100 +100,258 @@ def version_with_alias(client: MlflowClient, model_name: str, alias: str):
         raise
 
 
-def _score_version(client: MlflowClient, version, features, target, cost_matrix) -> float:
-    model = load_model_version(client, version)
-    return float(savings_score(target, predict_labels(model, features, cost_matrix), cost_matrix))
+def _score_version(client: MlflowClient, version, data: RetrainData, allow_pickle: bool) -> float:
+    model = load_model_version(client, version, allow_pickle=allow_pickle)
+    predicted = predict_labels(model, data.holdout_features, data.holdout_costs)
+    return float(savings_score(data.holdout_target, predicted, data.holdout_costs))
+
+
+def _identity(method: str, data: RetrainData, commit: str | None) -> dict[str, str]:
+    """What makes two registered versions the same model: method, data, code and holdout (version tags)."""
+    return {
+        "cslearn.method": method,
+        "cslearn.fingerprint": data.fingerprint,
+        "git.commit": commit or "",
+        "holdout_key": data.holdout_key,
+    }
+
+
+def _repeats_champion(champion, identity: dict[str, str], savings: float, champion_savings) -> bool:
+    """Same method, data fingerprint, known code commit and holdout as the champion, and the same score."""
+    if champion_savings is None or not identity["git.commit"]:
+        return False
+    same_model = all(champion.tags.get(key) == value for key, value in identity.items())
+    return same_model and math.isclose(savings, champion_savings, rel_tol=1e-12, abs_tol=1e-12)
+
+
+def _number(value) -> str:
+    if value is None or not math.isfinite(value):
+        return "-"
+    return f"{value:,.4f}" if abs(value) < 1000 else f"{value:,.2f}"
+
+
+def version_description(
+    best: CandidateResult,
+    data: RetrainData,
+    *,
+    model_name: str,
+    version: str,
+    alias: str,
+    commit: str | None,
+    champion=None,
+    champion_savings: float | None = None,
+    champion_problem: str = "",
+) -> str:
+    """A version's description (Markdown): holdout metrics, comparison against the champion, provenance."""
+    lines = [
+        f"**{best.method}** on `{data.dataset}`: holdout savings **{_number(best.savings)}**,"
+        f" registered as `{alias}`.",
+        "",
+        "| holdout metric | value |",
+        "|---|---|",
+        *(f"| {name} | {_number(best.metrics.get(name))} |" for name in DESCRIBED_METRICS),
+        f"| fit seconds | {_number(best.fit_seconds)} |",
+        "",
+    ]
+    if champion is None:
+        lines.append("First champion of this model.")
+    elif champion_savings is None:
+        lines.append(
+            f"Champion v{champion.version} could not be re-scored on this holdout ({champion_problem});"
+            f" v{version} replaces it."
+        )
+    else:
+        difference = best.savings - champion_savings
+        verdict = "beats it: new champion" if alias == CHAMPION else "does not beat it: challenger"
+        lines.append(
+            f"Against champion v{champion.version} ({champion.tags.get('cslearn.method', '?')}), re-scored on"
+            f" the same holdout: savings {_number(champion_savings)}, difference {difference:+.4f};"
+            f" v{version} {verdict}."
+        )
+    summary = data.summary()
+    lines += [
+        "",
+        f"Data fingerprint `{data.fingerprint}`, code commit `{commit or 'unknown'}`, cslearn"
+        f" {cslearn_version()}; holdout `{data.holdout_key}` ({summary['holdout_rows']:,} rows,"
+        f" {summary['holdout_positives']:,} positive; trained on {summary['train_rows']:,}).",
+        f"Serve: `mlflow models serve -m models:/{model_name}/{version} --env-manager local`.",
+    ]
+    return "\n".join(lines)
+
+
+def _registered_model_description(dataset: str) -> str:
+    return (
+        f"Cost-sensitive classifier for `{dataset}`, retrained by cslearn (`cslearn retrain {dataset}`)."
+        " Each version holds the estimator and the cost model fitted on its training rows: served, it"
+        " derives each row's costs from the row (or takes the columns C_FP, C_FN, C_TP, C_TN) and returns"
+        " the cost-minimising `decision`, `probability`, `expected_cost` and the costs used."
+        f" Serve the champion: `mlflow models serve -m models:/<this model>@{CHAMPION} --env-manager local`."
+    )
+
+
+def _create_version(client: MlflowClient, model_name: str, best: CandidateResult, tags):
+    """Register ``models:/<model id>`` with the version linked to the logged model and back.
+
+    A sqlite store resolves a ``models:/`` source through the process-wide tracking URI instead of the
+    client's (an MLflow TODO in ``SqlAlchemyStore.create_model_version``), so it is pointed at the client's
+    store for that call. A tracking server tags the logged model with its versions
+    (``mlflow.modelVersions``); a direct store does not, so the tag is completed here.
+    """
+    with _GLOBAL_TRACKING_URI, _use_tracking_uri(client.tracking_uri):
+        version = client.create_model_version(
+            model_name,
+            source=f"models:/{best.model_id}",
+            run_id=best.run_id,
+            tags=tags,
+            model_id=best.model_id,
+        )
+    entry = {"name": model_name, "version": int(version.version)}  # as MLflow's server writes it
+    listed = json.loads(client.get_logged_model(best.model_id).tags.get(MLFLOW_MODEL_VERSIONS) or "[]")
+    if not any(
+        str(item.get("version")) == str(entry["version"]) and item.get("name") == model_name
+        for item in listed
+    ):
+        client.set_logged_model_tags(best.model_id, {MLFLOW_MODEL_VERSIONS: json.dumps([*listed, entry])})
+    return version
 
 
 def register_and_promote(
     client: MlflowClient,
     model_name: str,
-    model_id: str,
-    run_id: str,
+    best: CandidateResult,
+    data: RetrainData,
     *,
-    savings: float,
-    holdout_features,
-    holdout_target,
-    holdout_cost_matrix,
-    holdout_key: str,
-    tags: Mapping[str, object] | None = None,
+    commit: str | None = None,
+    parent_run_id: str | None = None,
+    allow_pickle: bool = False,
     logger=None,
 ) -> RegistryDecision:
-    """Register ``models:/<model_id>`` as a new version of ``model_name`` and set its alias.
+    """Register the best candidate as a new version of ``model_name`` and set its alias, unless it repeats
+    the champion.
 
-    The current champion (if any) is loaded and re-scored by savings on the given holdout; the new version
-    takes ``champion`` only when :func:`decide_alias` says it beats that score, else ``challenger``. A new
-    champion clears the ``challenger`` alias (that contender lost to the champion just replaced). A champion
-    that cannot score the holdout (for example, the data's columns changed) is replaced, with a warning.
+    The current champion (if any) is loaded (skops allow-list; a cloudpickle champion only with
+    ``allow_pickle``) and re-scored by savings on ``data``'s holdout. When the candidate has the champion's
+    method, data fingerprint, code commit (``commit``, known) and holdout, and the same score, nothing is
+    registered (outcome ``"unchanged"``). Otherwise the new version takes ``champion`` only when
+    :func:`decide_alias` says it beats the champion's score, else ``challenger``; a new champion clears the
+    ``challenger`` alias (that contender lost to the champion just replaced). A champion that cannot be
+    re-scored (the data's columns changed, a refused cloudpickle file) is replaced, with a warning. With
+    ``parent_run_id`` the outcome is also set as tags of that run (``cslearn.registry.*``).
     """
-    previous = version_with_alias(client, model_name, CHAMPION)
-    previous_savings = None
-    if previous is not None:
+    champion = version_with_alias(client, model_name, CHAMPION)
+    champion_savings, champion_problem = None, ""
+    if champion is not None:
         try:
-            previous_savings = _score_version(
-                client, previous, holdout_features, holdout_target, holdout_cost_matrix
-            )
+            champion_savings = _score_version(client, champion, data, allow_pickle)
         except Exception as error:  # an incompatible champion cannot block a retrain
+            champion_problem = f"{type(error).__name__}: {error}"
             if logger is not None:
                 logger.warning(
-                    "champion %s v%s cannot score the holdout (%s: %s); replacing it",
+                    "champion %s v%s cannot be re-scored on the holdout (%s); replacing it",
                     model_name,
-                    previous.version,
-                    type(error).__name__,
-                    error,
+                    champion.version,
+                    champion_problem,
                 )
-    alias = decide_alias(savings, previous_savings)
+    identity = _identity(best.method, data, commit)
+    previous_version = str(champion.version) if champion is not None else None
+    if champion is not None and _repeats_champion(champion, identity, best.savings, champion_savings):
+        decision = RegistryDecision(
+            model_name=model_name,
+            registered=False,
+            outcome=UNCHANGED,
+            version=None,
+            alias=None,
+            reason=(
+                f"nothing registered: {best.method} (savings {best.savings:.4f}) repeats champion"
+                f" v{champion.version}: same method, data fingerprint, code commit {commit[:12]}, holdout and"
+                " score"
+            ),
+            savings=float(best.savings),
+            previous_champion_version=previous_version,
+            previous_champion_savings=champion_savings,
+            holdout_key=data.holdout_key,
+        )
+    else:
+        decision = _register(
+            client, model_name, best, data, commit, identity, champion, champion_savings, champion_problem
+        )
+    if parent_run_id is not None:
+        client.set_tag(parent_run_id, "cslearn.registry.outcome", decision.outcome)
+        client.set_tag(parent_run_id, "cslearn.registry.version", decision.version or "")
+        client.set_tag(parent_run_id, "cslearn.registry.reason", decision.reason)
+    return decision
+
+
+def _register(
+    client, model_name, best, data, commit, identity, champion, champion_savings, champion_problem
+) -> RegistryDecision:
+    alias = decide_alias(best.savings, champion_savings)
     try:
         client.get_registered_model(model_name)
     except MlflowException:
-        client.create_registered_model(
-            model_name, description="Cost-sensitive classifier retrained by cslearn"
-        )
-    version_tags = {key: str(value) for key, value in (tags or {}).items()}
-    version_tags.update(
-        {
-            "savings": repr(float(savings)),
-            "holdout_key": holdout_key,
-            "champion_savings_at_registration": repr(previous_savings),
-            "champion_version_at_registration": str(previous.version) if previous is not None else "",
-        }
-    )
-    # The artifact location, not ``models:/<id>``: a direct sqlite registry resolves ``models:/`` sources with
-    # the global tracking URI instead of this client's (MLflow TODO in ``create_model_version``).
-    source = client.get_logged_model(model_id).artifact_location
-    version = client.create_model_version(
-        model_name, source=source, run_id=run_id, tags=version_tags, model_id=model_id
-    )
-    client.set_registered_model_alias(model_name, alias, version.version)
-    if alias == CHAMPION and version_with_alias(client, model_name, CHALLENGER) is not None:
-        client.delete_registered_model_alias(model_name, CHALLENGER)
-    return RegistryDecision(
+        client.create_registered_model(model_name, description=_registered_model_description(data.dataset))
+    tags = {
+        **identity,
+        "cslearn.dataset": data.dataset,
+        "cslearn.version": cslearn_version(),
+        "savings": repr(float(best.savings)),
+        "champion_savings_at_registration": repr(champion_savings),
+        "champion_version_at_registration": str(champion.version) if champion is not None else "",
+    }
+    version = _create_version(client, model_name, best, tags)
+    description = version_description(
+        best,
+        data,
         model_name=model_name,
         version=str(version.version),
         alias=alias,
-        savings=float(savings),
-        previous_champion_version=str(previous.version) if previous is not None else None,
-        previous_champion_savings=previous_savings,
-        holdout_key=holdout_key,
+        commit=commit,
+        champion=champion,
+        champion_savings=champion_savings,
+        champion_problem=champion_problem,
+    )
+    client.update_model_version(model_name, version.version, description=description)
+    client.set_registered_model_alias(model_name, alias, version.version)
+    if alias == CHAMPION and version_with_alias(client, model_name, CHALLENGER) is not None:
+        client.delete_registered_model_alias(model_name, CHALLENGER)
+    if champion is None:
+        reason = f"v{version.version} is the first champion"
+    elif champion_savings is None:
+        reason = f"v{version.version} replaces champion v{champion.version}, which could not be re-scored"
+    else:
+        relation = "beats" if alias == CHAMPION else "does not beat"
+        reason = (
+            f"v{version.version} ({best.savings:.4f}) {relation} champion v{champion.version}"
+            f" ({champion_savings:.4f}) on the same holdout: {alias}"
+        )
+    return RegistryDecision(
+        model_name=model_name,
+        registered=True,
+        outcome=alias,
+        version=str(version.version),
+        alias=alias,
+        reason=reason,
+        savings=float(best.savings),
+        previous_champion_version=str(champion.version) if champion is not None else None,
+        previous_champion_savings=champion_savings,
+        holdout_key=data.holdout_key,
     )
 
 
 @task(name="register_and_promote", cache_policy=NO_CACHE)
 def register_and_promote_task(
-    tracking_uri: str, model_name: str, best: CandidateResult, data: RetrainData
+    tracking_uri: str, model_name: str, best: CandidateResult, data: RetrainData, parent_run_id: str
 ) -> dict:
-    """Register the best candidate and move ``champion`` only if it beats the champion on the same holdout."""
+    """Register the best candidate (unless it repeats the champion); move ``champion`` only if it wins."""
+    logger = get_run_logger()
     decision = register_and_promote(
-        MlflowClient(tracking_uri),
+        tracking_client(tracking_uri),
         model_name,
-        best.model_id,
-        best.run_id,
-        savings=best.savings,
-        holdout_features=data.holdout_features,
-        holdout_target=data.holdout_target,
-        holdout_cost_matrix=data.holdout_costs,
-        holdout_key=data.holdout_key,
-        tags={"cslearn.method": best.method, "cslearn.dataset": data.dataset},
-        logger=get_run_logger(),
+        best,
+        data,
+        commit=git_commit(),
+        parent_run_id=parent_run_id,
+        logger=logger,
     )
+    logger.info("%s: %s", model_name, decision.reason)
     return decision.as_dict()

@@ -1,155 +1,198 @@
-"""Logging a fitted estimator as an MLflow model, and loading one back.
+"""Saving and loading fitted estimators without running code from the artifact store.
 
-:func:`log_sklearn_model` logs a fitted estimator as a first-class MLflow model (``models:/m-<id>``) of a run,
-with signature, input example, explicit pinned ``pip_requirements`` and the ``algorithms`` package as a code
-path (so the model loads wherever the pinned libraries are installed). It works through ``MlflowClient`` with
-an explicit tracking URI and run id, never the fluent run stack or the global tracking URI. Serialization is
-skops (safe loading) with an allow-list of trusted types restricted to ``algorithms`` and the scientific
-stack; an estimator skops cannot represent falls back to cloudpickle, and the choice is tagged.
+A model is written with skops, whose loader builds objects only from an allow-list of types instead of
+unpickling them. :data:`TRUSTED_TYPES` is that allow-list, reviewed type by type: every registered estimator
+of :data:`algorithms.METHODS`, the parts they are built from (cslearn's stump and tree nodes, the
+imbalanced-learn samplers of the baselines, the scikit-learn helpers skops does not trust by default), and
+nothing else. Loading passes THIS list to skops, never the list stored beside the model, so an artifact cannot
+widen what it is trusted with.
+
+scikit-learn >= 1.9 keeps the estimator itself as the ``owner`` of the metadata requests set on it
+(``set_fit_request``); the cycle estimator -> ``_metadata_request`` -> ``owner`` -> estimator sends skops
+into a ``RecursionError`` (Bayes minimum risk builds its default pipelines with such requests).
+:func:`skops_safe_copy` gives skops a copy in which each owner is its display name, the form scikit-learn
+used before 1.9 and still accepts (the owner is only used in messages).
+
+cloudpickle runs arbitrary code when loaded. A model is written with it only when the caller opts in
+(``allow_pickle=True``) and skops cannot represent the model; such an artifact is refused at load time with
+:class:`UntrustedModelError` unless the caller opts in again.
 """
 
 from __future__ import annotations
 
-import importlib.metadata
-import tempfile
-from collections.abc import Mapping
+import copy
 from pathlib import Path
 
-import mlflow.sklearn
-from mlflow import MlflowClient
-from mlflow.artifacts import download_artifacts
-from mlflow.entities import LoggedModelOutput
-from mlflow.models import infer_signature
+import skops.io
+from imblearn import FunctionSampler
+from imblearn.over_sampling import SMOTE, RandomOverSampler
+from imblearn.pipeline import Pipeline as ImbalancedPipeline
+from imblearn.under_sampling import RandomUnderSampler
+from sklearn.calibration import _CalibratedClassifier, _SigmoidCalibration
+from sklearn.metrics._dist_metrics import EuclideanDistance64
+from sklearn.model_selection import StratifiedKFold
+from sklearn.neighbors import KDTree
+from sklearn.tree._tree import Tree
+from sklearn.utils._metadata_requests import (
+    MetadataRequest,
+    MetadataRouter,
+    MethodMetadataRequest,
+    _routing_repr,
+)
+from skops.io.exceptions import UntrustedTypesFoundException
 
-import algorithms
+from algorithms import METHODS
+from algorithms.baselines import adasyn_resample
+from algorithms.boosting._stump import DecisionStump
+from algorithms.tree._nodes import NodeArrays
 
 __all__ = [
-    "TRUSTED_MODULE_PREFIXES",
+    "ALLOW_PICKLE_HINT",
+    "TRUSTED_TYPES",
+    "UntrustedModelError",
     "choose_serialization",
-    "load_model_version",
-    "log_sklearn_model",
-    "model_pip_requirements",
+    "load_estimator_file",
+    "skops_safe_copy",
     "skops_trusted_types",
+    "type_name",
 ]
 
-#: Module prefixes whose types a skops-serialized model may contain without review: our estimators and
-#: the libraries they are built from. Anything else makes :func:`skops_trusted_types` refuse.
-TRUSTED_MODULE_PREFIXES = (
-    "algorithms.",
-    "sklearn.",
-    "imblearn.",
-    "numpy.",
-    "scipy.",
-    "builtins.",
-    "collections.",
+
+def type_name(kind) -> str:
+    """``module.name`` of a type or function, as skops names it."""
+    return f"{kind.__module__}.{kind.__name__}"
+
+
+#: Types (and the one function) beyond skops' own defaults that a cslearn model may hold. Each was reviewed:
+#: a skops file of a registered method holds nothing else. A new weak learner or helper type must be added
+#: here on purpose (``tests/tasks/model_registry/test_serialization.py`` round-trips every method).
+TRUSTED_TYPES: frozenset[str] = frozenset(
+    type_name(kind)
+    for kind in (
+        *METHODS.values(),  # every registered estimator class
+        DecisionStump,  # the boosting methods' weak learner
+        NodeArrays,  # the cost-sensitive tree's node arrays
+        adasyn_resample,  # the function the ADASYN baseline's FunctionSampler calls
+        ImbalancedPipeline,
+        FunctionSampler,
+        SMOTE,
+        RandomOverSampler,
+        RandomUnderSampler,
+        _CalibratedClassifier,  # CalibratedClassifierCV's fitted folds
+        _SigmoidCalibration,
+        StratifiedKFold,  # the calibration folds kept as a parameter
+        Tree,  # scikit-learn's fitted tree structure
+        KDTree,  # SMOTE's neighbour search
+        EuclideanDistance64,
+        MetadataRequest,  # routing requests set by set_fit_request
+        MethodMetadataRequest,
+    )
 )
 
-#: Distributions a logged model needs at load time, pinned to the versions installed here.
-_MODEL_DISTRIBUTIONS = ("mlflow", "numpy", "scipy", "scikit-learn", "imbalanced-learn", "numba", "pandas")
+#: How a caller opts in to loading a cloudpickle artifact, quoted in every refusal.
+ALLOW_PICKLE_HINT = (
+    "If you trust whoever can write to the artifact store, opt in with allow_pickle=True (Python) or"
+    " CSLEARN_ALLOW_PICKLED_MODELS=true (the served pyfunc); better, retrain so that the model is logged"
+    " with skops."
+)
 
-#: The ``algorithms`` package, shipped with every logged model as a code path.
-_ALGORITHMS_PACKAGE = Path(algorithms.__file__).resolve().parent
+
+class UntrustedModelError(ValueError):
+    """A model artifact that would need code or types outside :data:`TRUSTED_TYPES` to load."""
 
 
-def model_pip_requirements(serialization_format: str) -> list[str]:
-    """Pinned requirements of a logged model: the libraries it is built from and its serializer."""
-    distributions = [*_MODEL_DISTRIBUTIONS, "skops" if serialization_format == "skops" else "cloudpickle"]
-    requirements = []
-    for distribution in distributions:
-        try:
-            requirements.append(f"{distribution}=={importlib.metadata.version(distribution)}")
-        except importlib.metadata.PackageNotFoundError:
+def skops_safe_copy(model):
+    """A deep copy of ``model`` in which every metadata-request owner is its name instead of the estimator.
+
+    scikit-learn >= 1.9 stores the estimator itself as the owner of the requests set on it, a reference cycle
+    skops cannot follow (``RecursionError``); the owner is only shown in routing messages, and a name is
+    what scikit-learn stored before 1.9. Routing requests themselves are kept.
+    """
+    duplicate = copy.deepcopy(model)
+    pending, seen = [duplicate], set()
+    while pending:
+        item = pending.pop()
+        if id(item) in seen:
             continue
-    return requirements
+        seen.add(id(item))
+        if isinstance(item, MetadataRequest | MethodMetadataRequest | MetadataRouter):
+            if not isinstance(item.owner, str):
+                item.owner = _routing_repr(item.owner)
+        if isinstance(item, dict):
+            pending.extend(item.values())
+        elif isinstance(item, list | tuple):
+            pending.extend(item)
+        elif hasattr(item, "__dict__") and not isinstance(item, type):
+            pending.extend(vars(item).values())
+    return duplicate
 
 
 def skops_trusted_types(model) -> list[str]:
-    """Types skops will not load by default that the model holds, all within ``TRUSTED_MODULE_PREFIXES``.
+    """The types of ``model`` skops does not trust by default; every one of them is in :data:`TRUSTED_TYPES`.
+
+    ``model`` should come from :func:`skops_safe_copy`.
 
     Raises
     ------
-    ValueError
-        If the model holds a type from any other module (it would need a human to review it).
+    UntrustedModelError
+        If the model holds a type outside the allow-list (it would need a human to review it).
     """
-    import skops.io
-
     untrusted = skops.io.get_untrusted_types(data=skops.io.dumps(model))
-    foreign = sorted(name for name in untrusted if not name.startswith(TRUSTED_MODULE_PREFIXES))
+    foreign = sorted(set(untrusted) - TRUSTED_TYPES)
     if foreign:
-        raise ValueError(
-            f"{type(model).__name__} holds types outside {TRUSTED_MODULE_PREFIXES} that skops would have to"
-            f" trust: {foreign}"
+        raise UntrustedModelError(
+            f"{type(model).__name__} holds types outside cslearn's skops allow-list"
+            f" (tasks.model_registry.serialization.TRUSTED_TYPES): {foreign}"
         )
     return sorted(untrusted)
 
 
-def choose_serialization(model) -> tuple[str, list[str] | None, str]:
-    """``("skops", trusted_types, "")`` if skops can represent the model safely, else cloudpickle and why."""
-    try:
-        return "skops", skops_trusted_types(model), ""
-    except Exception as error:  # skops raises TypeError and others on unsupported objects
-        return "cloudpickle", None, f"{type(error).__name__}: {error}"
+def choose_serialization(model, *, allow_pickle: bool = False) -> tuple[str, object, list[str] | None, str]:
+    """How to write ``model``: ``(format, object to write, skops trusted types, why not skops)``.
 
+    skops whenever it can represent the model with the allow-list (the object written is
+    :func:`skops_safe_copy` of the model); cloudpickle only when it cannot AND ``allow_pickle`` is true.
 
-def log_sklearn_model(
-    client: MlflowClient,
-    experiment_id: str,
-    run_id: str,
-    model,
-    input_example,
-    *,
-    name: str = "model",
-    params: Mapping[str, object] | None = None,
-    tags: Mapping[str, object] | None = None,
-) -> str:
-    """Log a fitted estimator as an MLflow model output of run ``run_id``; returns the model id.
-
-    The model is saved by ``mlflow.sklearn.save_model`` (signature inferred from ``input_example`` and the
-    model's predictions, the input example itself, explicit pinned ``pip_requirements``, the ``algorithms``
-    package as a code path), then attached to the run as a logged model through the client
-    (``models:/<model id>``).
+    Raises
+    ------
+    UntrustedModelError
+        If skops cannot represent the model and ``allow_pickle`` is false; the message says why.
     """
-    serialization_format, trusted_types, fallback_reason = choose_serialization(model)
-    signature = infer_signature(input_example, model.predict(input_example))
-    model_tags = {key: str(value) for key, value in (tags or {}).items()}
-    model_tags["cslearn.serialization"] = serialization_format
-    if fallback_reason:
-        model_tags["cslearn.skops_unsupported"] = fallback_reason[:5000]
-    with tempfile.TemporaryDirectory(prefix="cslearn-model-") as folder:
-        local_path = Path(folder) / name
-        mlflow.sklearn.save_model(
-            model,
-            str(local_path),
-            serialization_format=serialization_format,
-            skops_trusted_types=trusted_types,
-            signature=signature,
-            input_example=input_example,
-            pip_requirements=model_pip_requirements(serialization_format),
-            code_paths=[str(_ALGORITHMS_PACKAGE)],
+    try:
+        safe = skops_safe_copy(model)
+        return "skops", safe, skops_trusted_types(safe), ""
+    except Exception as error:  # skops raises TypeError, RecursionError and others on unsupported objects
+        reason = f"{type(error).__name__}: {error}"
+    if not allow_pickle:
+        raise UntrustedModelError(
+            f"skops cannot save {type(model).__name__} with cslearn's allow-list ({reason}); a cloudpickle"
+            " artifact would run code when loaded, so it is written only with allow_pickle=True"
         )
-        for cache in local_path.rglob("__pycache__"):
-            for compiled in cache.iterdir():
-                compiled.unlink()
-            cache.rmdir()
-        logged = client.create_logged_model(
-            experiment_id,
-            name=name,
-            source_run_id=run_id,
-            params={key: str(value)[:6000] for key, value in (params or {}).items()},
-            tags=model_tags,
-            model_type="sklearn",
-        )
-        client.log_outputs(run_id, [LoggedModelOutput(logged.model_id, step=0)])
-        client.log_model_artifacts(logged.model_id, str(local_path))
-    client.finalize_logged_model(logged.model_id, "READY")
-    return logged.model_id
+    return "cloudpickle", model, None, reason
 
 
-def load_model_version(client: MlflowClient, version):
-    """Load a registered model version as the scikit-learn estimator it was logged as."""
-    with tempfile.TemporaryDirectory(prefix="cslearn-champion-") as folder:
-        artifact_uri = client.get_model_version_download_uri(version.name, version.version)
-        local_path = download_artifacts(
-            artifact_uri=artifact_uri, dst_path=folder, tracking_uri=client.tracking_uri
+def load_estimator_file(path: Path, serialization_format: str, *, allow_pickle: bool = False):
+    """Load an estimator file written by :func:`choose_serialization`'s format, trusting only the allow-list.
+
+    Raises
+    ------
+    UntrustedModelError
+        A skops file holding a type outside :data:`TRUSTED_TYPES`, or a cloudpickle (or any other) file
+        without ``allow_pickle``.
+    """
+    if serialization_format == "skops":
+        try:
+            return skops.io.load(path, trusted=sorted(TRUSTED_TYPES))
+        except UntrustedTypesFoundException as error:
+            raise UntrustedModelError(
+                f"{path.name} holds types outside cslearn's skops allow-list and was not loaded: {error}"
+            ) from error
+    if not allow_pickle:
+        raise UntrustedModelError(
+            f"{path.name} is serialized with {serialization_format}, which runs arbitrary code when loaded;"
+            f" refused. {ALLOW_PICKLE_HINT}"
         )
-        return mlflow.sklearn.load_model(local_path)
+    import cloudpickle
+
+    with path.open("rb") as handle:
+        return cloudpickle.load(handle)

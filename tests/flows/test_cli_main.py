@@ -10,7 +10,7 @@ from flows.cli import build_parser
 
 def test_every_subcommand_group_is_registered():
     subparsers = next(action for action in build_parser()._actions if action.dest == "command")
-    assert set(subparsers.choices) == {"datasets", "compare", "retrain"}
+    assert set(subparsers.choices) == {"datasets", "compare", "retrain", "report", "figure"}
 
 
 def test_a_reader_that_stops_early_gets_no_traceback():

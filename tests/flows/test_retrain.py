@@ -1,12 +1,14 @@
 """The ``retrain`` flow against the real Prefect and MLflow servers of the fixtures.
 
-Two retrains of direct marketing (a stratified row cap keeps them small): the first registers the better of
-two candidates as ``champion``; the second, with only the losing candidate, scores below the champion
-re-scored on the same holdout and becomes ``challenger``. Bad parameters fail before any work.
+Three retrains of direct marketing (a stratified row cap keeps them small): the first registers the better
+of two candidates as ``champion``; the second, with only the losing candidate, scores below the champion
+re-scored on the same holdout and becomes ``challenger``; the third repeats the first (same data, code and
+score) and registers nothing. Bad parameters fail before any work.
 """
 
 from __future__ import annotations
 
+import json
 import uuid
 
 import pytest
@@ -58,17 +60,18 @@ def test_a_bad_configuration_fails_before_any_run_is_logged(prefect_server, mlfl
 
 
 @pytest.fixture(scope="module")
-def two_retrains(prefect_server, mlflow_server):
-    """First retrain with two candidates, then one with only the first run's loser; both summaries."""
+def retrains(prefect_server, mlflow_server):
+    """First retrain with two candidates, then one with only the first run's loser, then the first again."""
     common = {**SMALL, "tracking_uri": mlflow_server, "model_name": f"dm-{uuid.uuid4().hex[:8]}"}
     first = retrain(RetrainParams(dataset=DATASET, candidates=("bmr-lr", "dt"), **common))
     loser = min(first["candidates"], key=first["candidates"].get)
     second = retrain(RetrainParams(dataset=DATASET, candidates=(loser,), **common))
-    return first, second, loser, MlflowClient(mlflow_server)
+    third = retrain(RetrainParams(dataset=DATASET, candidates=("bmr-lr", "dt"), **common))
+    return first, second, third, loser, MlflowClient(mlflow_server)
 
 
-def test_first_retrain_logs_every_candidate_and_crowns_the_best(two_retrains):
-    first, _, loser, client = two_retrains
+def test_first_retrain_logs_every_candidate_and_crowns_the_best(retrains):
+    first, _, _, loser, client = retrains
     assert set(first["candidates"]) == {"bmr-lr", "dt"}
     assert first["best"] == max(first["candidates"], key=first["candidates"].get) != loser
     assert first["candidates"][first["best"]] > first["candidates"][loser]
@@ -90,11 +93,26 @@ def test_first_retrain_logs_every_candidate_and_crowns_the_best(two_retrains):
     version = client.get_model_version(first["model_name"], "1")
     assert version.tags["cslearn.method"] == first["best"]
     assert version.tags["holdout_key"] == parent.data.tags["cslearn.holdout_key"]
+    assert version.tags["git.commit"] == parent.data.tags["git.commit"]
     assert float(version.tags["savings"]) == pytest.approx(first["candidates"][first["best"]])
+    assert "First champion of this model." in version.description
+    assert f"| savings | {first['candidates'][first['best']]:.4f} |" in version.description
+
+    # Registered from its logged model, named <dataset>-<method>, with the holdout metrics on it.
+    best_child = next(child for child in children if child.data.tags["cslearn.method"] == first["best"])
+    model_id = best_child.outputs.model_outputs[0].model_id
+    assert version.source == f"models:/{model_id}"
+    logged = client.get_logged_model(model_id)
+    assert logged.name == f"{DATASET}-{first['best']}"
+    assert {"name": first["model_name"], "version": 1} in json.loads(logged.tags["mlflow.modelVersions"])
+    assert {metric.key: metric.value for metric in logged.metrics}["savings"] == pytest.approx(
+        first["candidates"][first["best"]]
+    )
+    assert parent.data.tags["cslearn.registry.outcome"] == "champion"
 
 
-def test_second_retrain_with_a_worse_candidate_becomes_challenger(two_retrains):
-    first, second, loser, client = two_retrains
+def test_second_retrain_with_a_worse_candidate_becomes_challenger(retrains):
+    first, second, _, loser, client = retrains
     assert second["best"] == loser
     assert second["holdout_key"] == first["holdout_key"]  # same data and seed: the same holdout
     assert second["candidates"][loser] == pytest.approx(first["candidates"][loser])  # deterministic fits
@@ -104,6 +122,27 @@ def test_second_retrain_with_a_worse_candidate_becomes_challenger(two_retrains):
     assert second["previous_champion_savings"] == pytest.approx(first["candidates"][first["best"]])
     aliases = client.get_registered_model(first["model_name"]).aliases
     assert {alias: str(version) for alias, version in aliases.items()} == {"champion": "1", "challenger": "2"}
+    description = client.get_model_version(first["model_name"], "2").description
+    assert f"Against champion v1 ({first['best']}), re-scored on the same holdout" in description
+
+
+def test_a_retrain_that_repeats_the_champion_registers_nothing_and_says_so(retrains):
+    first, _, third, _, client = retrains
+    assert (third["registered"], third["outcome"], third["version"], third["alias"]) == (
+        False,
+        "unchanged",
+        None,
+        None,
+    )
+    assert third["candidates"] == pytest.approx(first["candidates"])
+    assert third["reason"].startswith(f"nothing registered: {first['best']} (savings")
+    assert "repeats champion v1: same method, data fingerprint, code commit" in third["reason"]
+    versions = client.search_model_versions(f"name='{first['model_name']}'")
+    assert sorted(str(version.version) for version in versions) == ["1", "2"]
+    tags = client.get_run(third["parent_run_id"]).data.tags
+    assert (
+        tags["cslearn.registry.outcome"] == "unchanged" and tags["cslearn.registry.reason"] == third["reason"]
+    )
 
 
 def test_a_failing_candidate_is_logged_failed_and_the_others_still_compete(prefect_server, mlflow_server):

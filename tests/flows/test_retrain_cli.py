@@ -84,3 +84,24 @@ def test_the_table_lists_the_best_candidate_first_and_the_verdict():
         "cslearn-credit-scoring v3 (csdt) is now 'challenger'; champion v2 scored 0.4000 on the same holdout"
     )
     assert lines[-1] == "MLflow parent run: abc123"
+
+
+def test_the_table_says_when_nothing_was_registered():
+    outcome = {
+        "best": "dt",
+        "candidates": {"dt": 0.1},
+        "metrics": {"dt": {"savings": 0.1}},
+        "model_name": "cslearn-direct-marketing",
+        "registered": False,
+        "version": None,
+        "alias": None,
+        "reason": "nothing registered: dt (savings 0.1000) repeats champion v3: same method, data"
+        " fingerprint, code commit abc, holdout and score",
+        "previous_champion_version": "3",
+        "previous_champion_savings": 0.1,
+        "parent_run_id": "abc123",
+    }
+    assert format_candidates(outcome).splitlines()[-2] == (
+        "cslearn-direct-marketing: nothing registered: dt (savings 0.1000) repeats champion v3: same method,"
+        " data fingerprint, code commit abc, holdout and score"
+    )

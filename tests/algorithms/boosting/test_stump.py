@@ -1,17 +1,29 @@
 """Tests of the fast weighted decision stump (``algorithms/boosting/_stump.py``).
 
 Oracles: scikit-learn's ``DecisionTreeClassifier(max_depth=1)`` for ``"gini"`` and ``"entropy"``, a
-brute-force search over every threshold for ``"error"``, and splits worked out by hand.
+brute-force search over every threshold for ``"error"``, a plain numpy scan that scores every candidate (for
+the pruned search), and splits worked out by hand.
 """
 
 from __future__ import annotations
 
+import json
+import multiprocessing
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
+from sklearn.datasets import make_classification
 from sklearn.tree import DecisionTreeClassifier
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from algorithms.boosting._stump import CRITERIA, DecisionStump, PresortedStumpSearch
+from algorithms.boosting import BOOSTING_METHODS, _stump
+from algorithms.boosting._stump import CHUNK, CRITERIA, GROUP, DecisionStump, PresortedStumpSearch
+
+REPO = Path(__file__).resolve().parents[3]
 
 
 def _tie_free_problem(seed, *, zero_weight_share=0.2, discrete=False):
@@ -164,6 +176,212 @@ def test_error_criterion_matches_brute_force_search():
         # The leaves' majority labels make exactly the stump's weighted error.
         mistakes = stump.predict(X) != y
         assert weights[mistakes].sum() == pytest.approx(best_error, rel=1e-12, abs=1e-12)
+
+
+# --- the pruned search against a plain scan of every candidate ---------------------------------------------
+
+
+def _log_share(part, whole):
+    """``part ln(part / whole)``, 0 where ``part`` is 0 (a class's term of ``-w * entropy``)."""
+    return np.where(part > 0, part * np.log(part / whole), 0.0)
+
+
+def _plain_scan(search, y, weights, criterion):
+    """Every candidate split with its score, computed in numpy as a plain scan computes it.
+
+    Follows the search's own sorted order without the zero-weight rows, so the running class sums (``cumsum``
+    adds in the same order) and hence the gini and error scores are the search's bit for bit. Returns a list
+    of ``(score, feature, threshold)`` in scan order (feature, then position).
+    """
+    total_neg, total_pos = weights[y == 0].sum(), weights[y == 1].sum()
+    candidates = []
+    for feature in range(search.X.shape[1]):
+        order = search.sorted_order[:, feature]
+        order = order[weights[order] > 0]
+        values = search.X[order, feature].astype(np.float64)
+        positive = y[order] == 1
+        left_pos = np.cumsum(np.where(positive, weights[order], 0.0))[:-1]
+        left_neg = np.cumsum(np.where(positive, 0.0, weights[order]))[:-1]
+        right_neg = np.maximum(total_neg - left_neg, 0.0)
+        right_pos = np.maximum(total_pos - left_pos, 0.0)
+        left, right = left_neg + left_pos, right_neg + right_pos
+        with np.errstate(divide="ignore", invalid="ignore"):
+            if criterion == "gini":
+                score = (left_neg * left_neg + left_pos * left_pos) / left + (
+                    right_neg * right_neg + right_pos * right_pos
+                ) / right
+            elif criterion == "entropy":
+                score = _log_share(left_neg, left) + _log_share(left_pos, left) + _log_share(right_neg, right)
+                score = score + _log_share(right_pos, right)
+            else:
+                score = -(np.minimum(left_neg, left_pos) + np.minimum(right_neg, right_pos))
+        score = np.where((left > 0) & (right > 0), score, -np.inf)
+        for k in np.flatnonzero(values[1:] > values[:-1]):
+            threshold = values[k] / 2 + values[k + 1] / 2
+            candidates.append((score[k], feature, values[k] if threshold >= values[k + 1] else threshold))
+    return candidates
+
+
+def _search_problem(seed):
+    """Random weighted data of up to a few thousand rows (several groups of chunks), ties and zero weights.
+
+    Weights come from a few rounds of boosting (concentrated on hard rows, as the search meets them) or from
+    skewed random draws; features are continuous, float32, few distinct values or binary.
+    """
+    rng = np.random.default_rng(seed)
+    n_samples = int(rng.choice([3, 40, CHUNK * GROUP - 1, CHUNK * GROUP * 3 + 17, 5000]))
+    n_features = int(rng.integers(1, 6))
+    X, y = make_classification(
+        n_samples=max(n_samples, 10),
+        n_features=n_features + 2,
+        n_informative=2,
+        n_redundant=0,
+        weights=[rng.uniform(0.5, 0.95)],
+        random_state=seed,
+    )
+    X, y = X[:n_samples, :n_features], y[:n_samples]
+    kind = seed % 4
+    if kind == 1:
+        X = X.astype(np.float32)
+    elif kind == 2:
+        X = np.round(X * 2)  # about 10 distinct values
+    elif kind == 3:
+        X = (X > 0).astype(np.float64)
+    if seed % 3 == 0 and n_samples > 10 and np.unique(y).size == 2:
+        weights = BOOSTING_METHODS["adaboost"](n_estimators=int(rng.integers(1, 30))).fit(X, y)
+        weights = weights.final_distribution_
+    else:
+        weights = rng.exponential(size=n_samples) ** rng.uniform(0.5, 5.0)
+    weights[rng.random(n_samples) < rng.choice([0.0, 0.3, 0.9])] = 0.0
+    return X, y, weights
+
+
+@pytest.mark.parametrize("criterion", sorted(CRITERIA))
+def test_pruned_search_chooses_the_split_a_plain_scan_chooses(criterion):
+    """The search skips chunks by a bound on the score: it must still pick the plain scan's split.
+
+    gini and error: the first candidate of the highest score, exactly (same sums, same arithmetic). entropy:
+    numpy's log may differ from the kernel's in the last bit, so the chosen split must score within 1e-12
+    of the best candidate.
+    """
+    searched = 0
+    for seed in range(60):
+        X, y, weights = _search_problem(seed)
+        if weights[y == 0].sum() == 0 or weights[y == 1].sum() == 0:
+            continue
+        search = PresortedStumpSearch(X, criterion)
+        stump = search.fit(y, weights)
+        candidates = _plain_scan(search, y, weights, criterion)
+        best = max((score for score, _, _ in candidates), default=-np.inf)
+        if best == -np.inf:
+            assert stump.threshold_ == np.inf, f"seed {seed}: no candidate, so the stump must be constant"
+            continue
+        searched += 1
+        if criterion == "entropy":
+            near_best = {(f, t) for score, f, t in candidates if score >= best - 1e-12 * abs(best)}
+            assert (stump.feature_, stump.threshold_) in near_best, f"seed {seed}"
+        else:
+            first_best = next((f, t) for score, f, t in candidates if score == best)
+            assert (stump.feature_, stump.threshold_) == first_best, f"seed {seed}"
+        left = X[:, stump.feature_].astype(np.float64) <= stump.threshold_
+        sums = np.array([[weights[side & (y == k)].sum() for k in (0, 1)] for side in (left, ~left)])
+        np.testing.assert_allclose(stump.value_, sums / sums.sum(axis=1, keepdims=True), rtol=1e-12)
+    assert searched >= 40
+
+
+@pytest.mark.parametrize("criterion", sorted(CRITERIA))
+def test_two_threads_find_the_same_stump_as_one(criterion):
+    X, y = make_classification(n_samples=6000, n_features=60, weights=[0.9], random_state=1)  # > 2^18 cells
+    weights = BOOSTING_METHODS["adaboost"](n_estimators=10).fit(X, y).final_distribution_
+    one = PresortedStumpSearch(X, criterion, n_threads=1)
+    searches = [PresortedStumpSearch(X, criterion, n_threads=threads) for threads in (2, None)]
+    assert [search.n_threads for search in (one, *searches)] == [1, 2, None]
+    for search in searches:
+        np.testing.assert_array_equal(one.sorted_order, search.sorted_order)
+        np.testing.assert_array_equal(one.rises, search.rises)
+        for round_weights in (weights, np.ones_like(weights)):
+            a, b = one.fit(y, round_weights), search.fit(y, round_weights)
+            assert (a.feature_, a.threshold_) == (b.feature_, b.threshold_)
+            np.testing.assert_array_equal(a.value_, b.value_)
+
+
+def test_default_threads_take_a_helper_only_for_an_idle_cpu():
+    assert _stump._helper_count(1) == 0
+    assert _stump._helper_count(3) == 2  # an explicit count is taken as asked
+    assert 0 <= _stump._idle_cpus() < (os.cpu_count() or 1)  # this thread is running, so one CPU is busy
+    assert _stump._helper_count(None) in (0, 1)  # at most default_n_threads() - 1, and only if a CPU is idle
+
+
+def _fit_in_child(X, y, queue):
+    stump = PresortedStumpSearch(X, "gini", n_threads=2).fit(y, np.ones(y.size))
+    queue.put((stump.feature_, stump.threshold_))
+
+
+def test_a_forked_child_searches_with_its_own_helper_thread():
+    """A child forked after the parent's helper thread started (a process pool, Dask) gets its own helper;
+    the parent's pool object, copied without its thread, would leave the child waiting for ever."""
+    X, y = make_classification(n_samples=6000, n_features=60, random_state=2)
+    parent = PresortedStumpSearch(X, "gini", n_threads=2).fit(y, np.ones(y.size))
+    context = multiprocessing.get_context("fork")
+    queue = context.Queue()
+    child = context.Process(target=_fit_in_child, args=(X, y, queue))
+    child.start()
+    child.join(timeout=120)
+    assert child.exitcode == 0, "the forked child did not finish its search"
+    assert queue.get(timeout=5) == (parent.feature_, parent.threshold_)
+
+
+def test_bad_thread_count_is_rejected():
+    with pytest.raises(ValueError, match="n_threads must be at least 1; got 0"):
+        PresortedStumpSearch(np.ones((3, 1)), "gini", n_threads=0)
+
+
+# --- float32 input ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("criterion", sorted(CRITERIA))
+def test_float32_features_give_the_stump_of_the_same_values_in_float64(criterion):
+    for seed in range(20):
+        X, y, weights = _tie_free_problem(seed, discrete=seed % 2 == 1)
+        X32 = X.astype(np.float32)  # the problems' values are float32-representable
+        search = PresortedStumpSearch(X32, criterion)
+        assert search.X.dtype == np.float32, "float32 input must not be copied to float64"
+        from_32 = search.fit(y, weights)
+        from_64 = PresortedStumpSearch(X, criterion).fit(y, weights)
+        same_split = (from_32.feature_, from_32.threshold_) == (from_64.feature_, from_64.threshold_)
+        assert same_split, f"seed {seed}"
+        np.testing.assert_array_equal(from_32.value_, from_64.value_)
+        fitted_32 = DecisionStump(criterion=criterion).fit(X32, y, sample_weight=weights)
+        assert fitted_32.threshold_ == from_64.threshold_
+        # Predictions compare the float32 column with the float64 threshold in float64.
+        np.testing.assert_array_equal(fitted_32.predict_proba(X32), fitted_32.predict_proba(X))
+
+
+def test_float32_threshold_between_adjacent_float32_values_splits_them():
+    low = np.float32(1.0)
+    high = np.nextafter(low, np.float32(2.0))
+    X = np.array([[low], [high]], dtype=np.float32)
+    stump = DecisionStump().fit(X, [0, 1])
+    # The midpoint is not a float32: compared in float32 it would round to one of the two values.
+    assert float(low) < stump.threshold_ < float(high)
+    np.testing.assert_array_equal(stump.predict(X), [0, 1])
+
+
+# Every boosting method whose default weak learner is the presorted stump, plus the calibrated variants
+# (which fit stump ensembles on folds). SMOTEBoost and WOTBoost are left out: their synthetic rows are
+# interpolated in the input's precision and their default weak learner is a depth-3 scikit-learn tree.
+STUMP_BOOSTING = sorted(set(BOOSTING_METHODS) - {"smoteboost", "wotboost"})
+
+
+@pytest.mark.parametrize("method", STUMP_BOOSTING)
+def test_boosting_on_float32_features_predicts_as_on_float64(method):
+    X, y = make_classification(n_samples=400, n_features=6, weights=[0.8], random_state=7)
+    X32 = X.astype(np.float32)
+    X64 = X32.astype(np.float64)
+    from_32 = BOOSTING_METHODS[method](n_estimators=12, random_state=0).fit(X32, y)
+    from_64 = BOOSTING_METHODS[method](n_estimators=12, random_state=0).fit(X64, y)
+    np.testing.assert_array_equal(from_32.decision_function(X32), from_64.decision_function(X64))
+    np.testing.assert_array_equal(from_32.predict_proba(X64), from_64.predict_proba(X64))
 
 
 # --- degenerate inputs --------------------------------------------------------------------------------------
@@ -339,3 +557,44 @@ def test_split_whose_remaining_weight_rounds_to_zero_is_skipped(criterion):
 
     assert stump.feature_ == 0
     assert stump.threshold_ == 0.5
+
+
+# --- numba's on-disk cache, warmed at install ------------------------------------------------------------
+
+_STUMP_KERNELS = ("_signed_weights", "_summarise_features", "_best_split", "_leaf_sums")
+
+
+def _python(arguments, environment):
+    """Run a fresh interpreter in the repository; return its completed process (output captured)."""
+    return subprocess.run(
+        [sys.executable, *arguments], cwd=REPO, env=environment, capture_output=True, text=True, timeout=600
+    )
+
+
+@pytest.mark.slow
+def test_install_warm_up_leaves_a_cache_that_a_first_fit_loads_without_compiling(tmp_path):
+    """``make install`` runs ``scripts/warm_numba_cache.py``; a fresh process must then load every stump
+    kernel from numba's cache (no compilation) for float64 and float32 fits."""
+    environment = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    warm_up = _python([str(REPO / "scripts" / "warm_numba_cache.py")], environment)
+    assert warm_up.returncode == 0, warm_up.stderr
+    first_fit = (
+        "import json, numpy as np\n"
+        "from sklearn.datasets import make_classification\n"
+        "from algorithms.boosting import AdaBoost\n"
+        "from algorithms.boosting import _stump\n"
+        "X, y = make_classification(n_samples=500, n_features=8, random_state=0)\n"
+        "AdaBoost(n_estimators=5).fit(X, y)\n"
+        "AdaBoost(n_estimators=5).fit(X.astype(np.float32), y)\n"
+        "_stump.DecisionStump(criterion='entropy').fit(X, y)\n"
+        f"kernels = {_STUMP_KERNELS!r}\n"
+        "stats = {name: getattr(_stump, name).stats for name in kernels}\n"
+        "print(json.dumps({name: [sum(s.cache_hits.values()), sum(s.cache_misses.values())]"
+        " for name, s in stats.items()}))\n"
+    )
+    fitted = _python(["-c", first_fit], environment)
+    assert fitted.returncode == 0, fitted.stderr
+    counts = json.loads(fitted.stdout.strip().splitlines()[-1])
+    for name, (hits, misses) in counts.items():
+        assert misses == 0, f"{name} was compiled in the first fit: the warm-up did not cache it"
+        assert hits >= 1, f"{name} was not loaded from the cache"

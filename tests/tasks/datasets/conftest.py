@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import threading
 import time
 from collections import Counter
@@ -26,6 +27,16 @@ def cached_dataset_files(cache_dir: Path) -> list[Path]:
     """Every file under ``datasets/`` of the cache (ingested entries and leftovers)."""
     root = cache_dir / "datasets"
     return sorted(path for path in root.rglob("*") if path.is_file()) if root.exists() else []
+
+
+def run_cli(argv: list[str]) -> int:
+    """Run ``cslearn datasets ...`` in-process through the real argument parser; returns the exit code."""
+    from flows.cli.datasets import register
+
+    parser = argparse.ArgumentParser(prog="cslearn")
+    register(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(argv)
+    return args.handler(args)
 
 
 @dataclass

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import json
 import os
@@ -12,16 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from flows.cli.datasets import register
 from tasks.datasets import DATASETS
 from tests.tasks.datasets.conftest import FIXTURES, cached_dataset_files
-
-
-def run(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="cslearn")
-    register(parser.add_subparsers(dest="command", required=True))
-    args = parser.parse_args(argv)
-    return args.handler(args)
+from tests.tasks.datasets.conftest import run_cli as run
 
 
 def test_list_json_prints_one_entry_per_dataset(cache_dir, capsys):

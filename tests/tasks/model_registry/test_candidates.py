@@ -5,12 +5,21 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import mlflow.sklearn
+import mlflow.pyfunc
+import numpy as np
 import pytest
+import yaml
 from mlflow.artifacts import download_artifacts
 
-from algorithms.metrics import savings_score
-from tasks.model_registry import CandidateProgress, CandidateResult, best_candidate
+from algorithms.metrics import COST_COLUMNS, savings_score
+from tasks.model_registry import (
+    TRUSTED_TYPES,
+    CandidateProgress,
+    CandidateResult,
+    best_candidate,
+    cslearn_version,
+    load_estimator,
+)
 
 
 @pytest.mark.servers
@@ -25,38 +34,51 @@ def test_candidate_child_run_holds_params_holdout_metrics_and_a_complete_model(l
     assert run.data.metrics["savings"] == pytest.approx(result.savings)
 
     model = client.get_logged_model(result.model_id)
+    assert model.name == "synthetic-bmr-lr"  # <dataset>-<method>, not "model"
     assert model.source_run_id == result.run_id and model.status.to_proto() == 2  # READY
+    linked = {metric.key: metric.value for metric in model.metrics}  # the holdout metrics are the model's
+    assert linked["savings"] == pytest.approx(result.savings) and {"auc", "cost", "fit_seconds"} <= set(
+        linked
+    )
+    assert model.tags["cslearn.serialization"] == "skops"
     folder = Path(download_artifacts(artifact_uri=model.artifact_location, tracking_uri=client.tracking_uri))
-    mlmodel = (folder / "MLmodel").read_text()
-    assert "signature:" in mlmodel and '"name": "Amount"' in mlmodel
-    serialization = model.tags["cslearn.serialization"]
-    assert f"serialization_format: {serialization}" in mlmodel  # the tag tells the truth
-    if serialization == "skops":
-        assert all(name.startswith(("algorithms.", "sklearn.", "numpy.")) for name in _trusted_types(mlmodel))
-    else:  # the fallback says why skops could not take it
-        assert serialization == "cloudpickle" and model.tags["cslearn.skops_unsupported"]
+    mlmodel = yaml.safe_load((folder / "MLmodel").read_text())
+    assert mlmodel["flavors"]["python_function"]["loader_module"] == "tasks.model_registry.serving"
+    assert mlmodel["flavors"]["sklearn"]["serialization_format"] == "skops"
+    assert set(mlmodel["flavors"]["sklearn"]["skops_trusted_types"]) <= TRUSTED_TYPES
+    assert not (folder / "code").exists()  # no code travels with the model: the installed cslearn loads it
+    assert mlmodel["metadata"] == {"cslearn_version": cslearn_version(), "cost_model": "card-fraud"}
+    inputs = json.loads(mlmodel["signature"]["inputs"])
+    assert [(spec["name"], spec["required"]) for spec in inputs] == [
+        ("V1", True),
+        ("V2", True),
+        ("Amount", True),
+        *((column, False) for column in COST_COLUMNS),
+    ]
+    outputs = [spec["name"] for spec in json.loads(mlmodel["signature"]["outputs"])]
+    assert outputs == ["decision", "probability", "expected_cost", *COST_COLUMNS]
+    cost_model = json.loads((folder / "cost_model.json").read_text())
+    assert cost_model["name"] == "card-fraud" and cost_model["params"]["alert_cost"] == 2.0
     example = json.loads((folder / "input_example.json").read_text())
     assert example["columns"] == ["V1", "V2", "Amount"] and len(example["data"]) == 5
     requirements = (folder / "requirements.txt").read_text().split()
     pinned = {line.split("==")[0] for line in requirements}
-    assert pinned >= {"scikit-learn", "numpy", serialization, "mlflow"}
+    assert pinned >= {"scikit-learn", "numpy", "skops", "mlflow", "pandas"}
     assert all("==" in line for line in requirements)  # explicit pins, not an inferred environment
-    assert (folder / "code" / "algorithms" / "__init__.py").is_file()  # the model carries its code
 
-    # The logged model reloads and reproduces the logged holdout savings, computed here by Eq. 4: Bayes
-    # minimum risk decides with the holdout rows' own costs (CSDT paper, Section 2.3), not class-level ones.
-    reloaded = mlflow.sklearn.load_model(str(folder))
-    predicted = reloaded.predict(data.holdout_features, cost_matrix=data.holdout_costs)
-    holdout = (data.holdout_target, data.holdout_costs)
-    assert savings_score(holdout[0], predicted, holdout[1]) == pytest.approx(result.savings)
-    class_level = reloaded.predict(data.holdout_features)
-    assert savings_score(holdout[0], class_level, holdout[1]) != pytest.approx(result.savings)
-
-
-def _trusted_types(mlmodel: str) -> list[str]:
-    lines = mlmodel.splitlines()
-    start = lines.index("    skops_trusted_types:") + 1
-    return [line.strip()[2:] for line in lines[start:] if line.startswith("    - ")]
+    # MLflow's pyfunc is the cost-aware model: it derives the holdout's costs from Amount and reproduces the
+    # logged savings (CSDT Eq. 4); Bayes minimum risk decides with those costs (CSDT Section 2.3).
+    served = mlflow.pyfunc.load_model(str(folder)).predict(data.holdout_features)
+    assert savings_score(data.holdout_target, served["decision"], data.holdout_costs) == pytest.approx(
+        result.savings
+    )
+    estimator = load_estimator(f"models:/{result.model_id}", tracking_uri=client.tracking_uri)
+    predicted = estimator.predict(data.holdout_features, cost_matrix=data.holdout_costs)
+    np.testing.assert_array_equal(predicted, served["decision"])
+    class_level = estimator.predict(data.holdout_features)
+    assert savings_score(data.holdout_target, class_level, data.holdout_costs) != pytest.approx(
+        result.savings
+    )
 
 
 def _result(method: str, savings: float) -> CandidateResult:

@@ -1,20 +1,30 @@
-"""Champion / challenger: the alias moves only when the champion is beaten on the same holdout."""
+"""Champion / challenger: the alias moves only when the champion is beaten on the same holdout; versions are
+registered from their logged model, described, and not registered at all when they repeat the champion."""
 
 from __future__ import annotations
 
+import dataclasses
+import json
+import logging
 import uuid
 
 import numpy as np
 import pytest
+from sklearn.linear_model import LogisticRegression
 
 from tasks.model_registry import (
     CHALLENGER,
     CHAMPION,
+    UNCHANGED,
+    CandidateResult,
+    UntrustedModelError,
     decide_alias,
     load_model_version,
+    log_model,
     register_and_promote,
     version_with_alias,
 )
+from tasks.track import start_run
 
 
 @pytest.mark.parametrize(
@@ -32,32 +42,30 @@ def test_decide_alias_moves_champion_only_on_strictly_higher_savings(candidate, 
     assert decide_alias(candidate, champion) == expected
 
 
+def _name() -> str:
+    return f"cslearn-test-{uuid.uuid4().hex[:8]}"
+
+
 @pytest.mark.servers
 def test_champion_moves_only_when_beaten_on_the_same_holdout(logged_candidates):
     data, client, _, _, results = logged_candidates
     good, bad = results["bmr-lr"], results["adaboost"]
     assert good.savings > bad.savings  # the fixture's premise: cost-aware BMR beats plain AdaBoost here
-    name = f"cslearn-test-{uuid.uuid4().hex[:8]}"
-    holdout = {
-        "holdout_features": data.holdout_features,
-        "holdout_target": data.holdout_target,
-        "holdout_cost_matrix": data.holdout_costs,
-        "holdout_key": data.holdout_key,
-    }
+    name = _name()
 
-    first = register_and_promote(client, name, bad.model_id, bad.run_id, savings=bad.savings, **holdout)
+    first = register_and_promote(client, name, bad, data)
     assert (first.version, first.alias, first.previous_champion_version) == ("1", CHAMPION, None)
 
-    second = register_and_promote(client, name, good.model_id, good.run_id, savings=good.savings, **holdout)
+    second = register_and_promote(client, name, good, data)
     assert (second.version, second.alias, second.previous_champion_version) == ("2", CHAMPION, "1")
     assert second.previous_champion_savings == pytest.approx(bad.savings)  # re-scored, not read back
 
-    third = register_and_promote(client, name, bad.model_id, bad.run_id, savings=bad.savings, **holdout)
+    third = register_and_promote(client, name, bad, data)
     assert (third.alias, third.previous_champion_version) == (CHALLENGER, "2")
     assert third.previous_champion_savings == pytest.approx(good.savings)
 
-    tie = register_and_promote(client, name, good.model_id, good.run_id, savings=good.savings, **holdout)
-    assert tie.alias == CHALLENGER  # equal savings do not dethrone the champion
+    tie = register_and_promote(client, name, good, data)  # no known commit: not a repeat of the champion
+    assert tie.alias == CHALLENGER and tie.registered  # equal savings do not dethrone the champion
 
     assert version_with_alias(client, name, CHAMPION).version in (2, "2")
     assert str(version_with_alias(client, name, CHALLENGER).version) == "4"
@@ -66,6 +74,7 @@ def test_champion_moves_only_when_beaten_on_the_same_holdout(logged_candidates):
         CHAMPION: "2",
         CHALLENGER: "4",
     }
+    assert "mlflow models serve -m models:/<this model>@champion" in registered.description
     assert all(
         version.current_stage in (None, "None") for version in client.search_model_versions(f"name='{name}'")
     )
@@ -74,9 +83,7 @@ def test_champion_moves_only_when_beaten_on_the_same_holdout(logged_candidates):
     assert float(champion.tags["savings"]) == pytest.approx(good.savings)
 
     # A new champion clears the stale challenger.
-    better = register_and_promote(
-        client, name, good.model_id, good.run_id, savings=good.savings + 1.0, **holdout
-    )
+    better = register_and_promote(client, name, dataclasses.replace(good, savings=good.savings + 1.0), data)
     assert better.alias == CHAMPION
     assert version_with_alias(client, name, CHALLENGER) is None
 
@@ -85,3 +92,85 @@ def test_champion_moves_only_when_beaten_on_the_same_holdout(logged_candidates):
         loaded.predict(data.holdout_features),
         load_model_version(client, client.get_model_version(name, "2")).predict(data.holdout_features),
     )
+
+
+@pytest.mark.servers
+def test_a_version_links_to_its_logged_model_and_describes_the_comparison(logged_candidates):
+    data, client, _, _, results = logged_candidates
+    good, bad = results["bmr-lr"], results["adaboost"]
+    name = _name()
+    register_and_promote(client, name, good, data, commit="0123456789abcdef")
+    decision = register_and_promote(client, name, bad, data, commit="0123456789abcdef")
+
+    version = client.get_model_version(name, decision.version)
+    assert version.source == f"models:/{bad.model_id}" and version.run_id == bad.run_id
+    listed = json.loads(client.get_logged_model(bad.model_id).tags["mlflow.modelVersions"])
+    assert {"name": name, "version": int(decision.version)} in listed  # the logged model's page lists it
+    description = version.description
+    assert f"**adaboost** on `synthetic`: holdout savings **{bad.savings:.4f}**" in description
+    assert f"| savings | {bad.savings:.4f} |" in description and "| auc |" in description
+    difference = bad.savings - good.savings
+    assert (
+        f"Against champion v1 (bmr-lr), re-scored on the same holdout: savings {good.savings:.4f},"
+        f" difference {difference:+.4f}; v2 does not beat it: challenger." in description
+    )
+    assert "code commit `0123456789abcdef`" in description and f"holdout `{data.holdout_key}`" in description
+    assert (
+        version.tags["git.commit"] == "0123456789abcdef"
+        and version.tags["cslearn.fingerprint"] == "synthetic"
+    )
+
+
+@pytest.mark.servers
+def test_a_retrain_that_repeats_the_champion_registers_nothing_and_says_so(logged_candidates):
+    data, client, experiment_id, _, results = logged_candidates
+    good = results["bmr-lr"]
+    name = _name()
+    register_and_promote(client, name, good, data, commit="c0ffee")
+    parent = start_run(client, experiment_id, run_name="retrain again")
+    again = register_and_promote(client, name, good, data, commit="c0ffee", parent_run_id=parent)
+    assert (again.registered, again.outcome, again.version, again.alias) == (False, UNCHANGED, None, None)
+    assert again.previous_champion_savings == pytest.approx(good.savings)
+    assert again.reason == (
+        f"nothing registered: bmr-lr (savings {good.savings:.4f}) repeats champion v1: same method, data"
+        " fingerprint, code commit c0ffee, holdout and score"
+    )
+    assert [str(version.version) for version in client.search_model_versions(f"name='{name}'")] == ["1"]
+    tags = client.get_run(parent).data.tags
+    assert tags["cslearn.registry.outcome"] == UNCHANGED and tags["cslearn.registry.reason"] == again.reason
+    # New code is a new model even when it scores the same: registered, and the tie keeps the champion.
+    new_code = register_and_promote(client, name, good, data, commit="decade")
+    assert (new_code.registered, new_code.version, new_code.alias) == (True, "2", CHALLENGER)
+
+
+@pytest.mark.servers
+def test_a_pickled_champion_is_not_unpickled_unless_the_caller_opts_in(logged_candidates, caplog):
+    data, client, experiment_id, parent, results = logged_candidates
+    run_id = start_run(client, experiment_id, run_name="pickled", parent_run_id=parent)
+    pickled = LogisticRegression().fit(data.train_features, data.train_target)
+    pickled.callback_ = lambda values: values  # skops cannot store it: cloudpickle, on opt-in only
+    model_id = log_model(
+        client,
+        experiment_id,
+        run_id,
+        pickled,
+        data.holdout_features.head(5),
+        name="pickled",
+        allow_pickle=True,
+    )
+    assert client.get_logged_model(model_id).tags["cslearn.serialization"] == "cloudpickle"
+    name = _name()
+    candidate = CandidateResult("logistic", run_id, model_id, 0.0, {"savings": 0.0}, 0.1)
+    register_and_promote(client, name, candidate, data)
+    champion = client.get_model_version(name, "1")
+    with pytest.raises(UntrustedModelError, match="serialized with cloudpickle, which runs arbitrary code"):
+        load_model_version(client, champion)
+    assert isinstance(load_model_version(client, champion, allow_pickle=True), LogisticRegression)
+
+    logger = logging.getLogger("test-promotion")
+    with caplog.at_level(logging.WARNING, logger="test-promotion"):
+        replaced = register_and_promote(client, name, results["adaboost"], data, logger=logger)
+    assert (replaced.alias, replaced.previous_champion_savings) == (CHAMPION, None)
+    assert "cannot be re-scored" in caplog.text and "UntrustedModelError" in caplog.text
+    description = client.get_model_version(name, replaced.version).description
+    assert "Champion v1 could not be re-scored on this holdout (UntrustedModelError:" in description

@@ -1,36 +1,28 @@
-"""Results of ``compare``: the per-fold table, mean ± std summaries, per-dataset ranks, the Friedman test.
+"""Results of ``compare`` as tables: one row per (cell, ensemble size), mean ± std over folds, dataset
+averages.
 
 Follows the AdaCC paper's reporting (Section 5.3): mean ± std over folds per dataset, averaged over datasets
-(Table 6), per-dataset ranks (Table 8; rank 1 = best, ties share the mean rank), and the Friedman test with
-the Nemenyi critical difference (Demsar 2006: CD = q_alpha sqrt(k (k + 1) / (6 N)), q_alpha the studentized
-range quantile over sqrt 2). Ensembles are ranked at their largest evaluated size T.
+(Table 6). Besides the metrics of spec Section 8 every cell carries its fit time and, for trees, the number of
+nodes (CSDT paper, Table 8), summarised the same way.
 """
 
 from __future__ import annotations
 
-import math
-import time
 from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
-from prefect import task
-from prefect.cache_policies import NO_CACHE
-from scipy import stats
 
 __all__ = [
+    "CELL_MEASURES",
     "LOWER_IS_BETTER",
     "METRICS",
-    "Progress",
+    "METRIC_LABELS",
+    "at_largest_size",
     "average_over_datasets",
     "child_run_payload",
-    "format_overall",
-    "format_summary",
-    "friedman_test",
-    "rank_methods",
     "results_frame",
     "summarize",
-    "summarize_task",
     "summary_records",
 ]
 
@@ -49,14 +41,34 @@ METRICS = (
     "savings",
 )
 
-#: Metrics where smaller is better.
-LOWER_IS_BETTER = frozenset({"cost"})
+#: Per-cell measures summarised like the metrics: fit time in seconds and the fitted tree's node count.
+CELL_MEASURES = ("fit_seconds", "tree_nodes")
+
+#: How tables, figures and sentences name each metric and measure.
+METRIC_LABELS = {
+    "opm": "OPM",
+    "auc": "AUC",
+    "balanced_accuracy": "balanced accuracy",
+    "g_mean": "G-mean",
+    "f1": "F1",
+    "tpr": "TPR (recall)",
+    "tnr": "TNR (specificity)",
+    "precision": "precision",
+    "accuracy": "accuracy",
+    "cost": "total cost",
+    "savings": "savings",
+    "fit_seconds": "fit time (s)",
+    "tree_nodes": "tree size (nodes)",
+}
+
+#: Metrics and measures where smaller is better.
+LOWER_IS_BETTER = frozenset({"cost", "fit_seconds", "tree_nodes"})
 
 _ID_COLUMNS = ["dataset", "method", "repeat", "fold", "n_estimators"]
 
 
 def results_frame(results: Iterable[Mapping]) -> pd.DataFrame:
-    """One row per (cell, ensemble size): ids, status, error, chosen C-, fit time and every metric.
+    """One row per (cell, ensemble size): ids, status, error, chosen C-, fit time, tree size and every metric.
 
     A failed cell contributes one row with status ``"failed"``, its error and no metrics.
     """
@@ -71,6 +83,7 @@ def results_frame(results: Iterable[Mapping]) -> pd.DataFrame:
             "error": result.get("error"),
             "negative_cost": result.get("negative_cost"),
             "fit_seconds": result.get("fit_seconds"),
+            "tree_nodes": result.get("tree_nodes"),
         }
         if result["status"] != "ok" or not result.get("rows"):
             rows.append({**base, "n_estimators": None})
@@ -81,6 +94,8 @@ def results_frame(results: Iterable[Mapping]) -> pd.DataFrame:
     if frame.empty:
         return pd.DataFrame(columns=[*_ID_COLUMNS, "status", "error"])
     frame["n_estimators"] = frame["n_estimators"].astype("Int64")
+    for measure in CELL_MEASURES:
+        frame[measure] = pd.to_numeric(frame[measure], errors="coerce").astype(float)
     metric_columns = [name for name in METRICS if name in frame.columns]
     others = [name for name in frame.columns if name not in _ID_COLUMNS and name not in metric_columns]
     return frame[[*_ID_COLUMNS, *others, *metric_columns]].sort_values(
@@ -92,14 +107,21 @@ def _metric_columns(frame: pd.DataFrame) -> list[str]:
     return [name for name in METRICS if name in frame.columns]
 
 
-def summarize(frame: pd.DataFrame) -> pd.DataFrame:
+def _summarized_columns(frame: pd.DataFrame, measures: Sequence[str]) -> list[str]:
+    present = [name for name in measures if name in frame.columns and frame[name].notna().any()]
+    return [*_metric_columns(frame), *present]
+
+
+def summarize(frame: pd.DataFrame, *, measures: Sequence[str] = ()) -> pd.DataFrame:
     """Mean and std over folds per (dataset, method, n_estimators): ``<metric>_mean``, ``<metric>_std``.
 
     Also ``folds`` (successful cells) and ``failed`` (failed cells). Failed cells add no metric values.
+    ``measures`` (e.g. :data:`CELL_MEASURES`: fit time, tree size) are summarised like the metrics when
+    recorded; they are left out by default because timings differ between otherwise identical runs.
     """
     keys = ["dataset", "method", "n_estimators"]
     ok = frame[frame["status"] == "ok"]
-    metrics = _metric_columns(frame)
+    metrics = _summarized_columns(frame, measures)
     grouped = ok.groupby(keys, dropna=False)[metrics]
     summary = grouped.mean().add_suffix("_mean").join(grouped.std(ddof=1).add_suffix("_std"))
     summary["folds"] = ok.groupby(keys, dropna=False).size()
@@ -130,51 +152,16 @@ def average_over_datasets(summary: pd.DataFrame) -> pd.DataFrame:
     return overall.reset_index().sort_values(["method", "n_estimators"], kind="stable", ignore_index=True)
 
 
-def _at_largest_size(summary: pd.DataFrame) -> pd.DataFrame:
+def at_largest_size(summary: pd.DataFrame) -> pd.DataFrame:
     """Per (dataset, method) the row of the largest ensemble size (or the only row of a non-ensemble)."""
     ordered = summary.assign(_size=summary["n_estimators"].fillna(-1).astype(int))
     ordered = ordered.sort_values(["dataset", "method", "_size"], kind="stable")
-    return ordered.groupby(["dataset", "method"], as_index=False).tail(1).drop(columns="_size")
-
-
-def rank_methods(summary: pd.DataFrame, metric: str = "opm") -> pd.DataFrame:
-    """Rank methods per dataset by mean ``metric`` (rank 1 = best; ties share their mean rank).
-
-    Returns a dataset x method table of ranks with a final ``mean rank`` row; methods without a value on some
-    dataset (all cells failed) are ranked last there.
-    """
-    column = f"{metric}_mean"
-    if column not in summary:
-        raise ValueError(f"metric {metric!r} is not in the summary; available: {sorted(summary.columns)}")
-    table = _at_largest_size(summary).pivot(index="dataset", columns="method", values=column).astype(float)
-    ascending = metric in LOWER_IS_BETTER
-    worst = np.inf if ascending else -np.inf
-    ranks = table.fillna(worst).rank(axis=1, ascending=ascending, method="average")
-    ranks.loc["mean rank"] = ranks.mean(axis=0)
-    return ranks
-
-
-def friedman_test(ranks: pd.DataFrame, alpha: float = 0.05) -> dict | None:
-    """Friedman test over datasets and the Nemenyi critical difference of the mean ranks (Demsar 2006).
-
-    ``ranks`` is the output of ``rank_methods``. Needs at least 2 datasets and 3 methods, else ``None``.
-    Returns ``statistic``, ``p_value``, ``n_datasets``, ``n_methods`` and ``critical_difference``.
-    """
-    per_dataset = ranks.drop(index="mean rank", errors="ignore")
-    n_datasets, n_methods = per_dataset.shape
-    if n_datasets < 2 or n_methods < 3:
-        return None
-    statistic, p_value = stats.friedmanchisquare(*(per_dataset[column].to_numpy() for column in per_dataset))
-    q_alpha = stats.studentized_range.ppf(1 - alpha, n_methods, np.inf) / math.sqrt(2)
-    critical_difference = q_alpha * math.sqrt(n_methods * (n_methods + 1) / (6 * n_datasets))
-    return {
-        "statistic": float(statistic),
-        "p_value": float(p_value),
-        "n_datasets": int(n_datasets),
-        "n_methods": int(n_methods),
-        "alpha": alpha,
-        "critical_difference": float(critical_difference),
-    }
+    return (
+        ordered.groupby(["dataset", "method"], as_index=False)
+        .tail(1)
+        .drop(columns="_size")
+        .reset_index(drop=True)
+    )
 
 
 def summary_records(summary: pd.DataFrame) -> list[dict]:
@@ -187,40 +174,6 @@ def summary_records(summary: pd.DataFrame) -> list[dict]:
         }
         for record in records
     ]
-
-
-def format_summary(
-    summary: pd.DataFrame, metrics: Sequence[str] = ("opm", "balanced_accuracy", "f1", "savings")
-) -> str:
-    """A text table: one line per (dataset, method, T) with ``mean ± std`` of the chosen metrics."""
-    shown = [name for name in metrics if f"{name}_mean" in summary]
-    lines = []
-    for record in summary.to_dict(orient="records"):
-        size = record["n_estimators"]
-        line = {
-            "dataset": record["dataset"],
-            "method": record["method"],
-            "T": "-" if pd.isna(size) else str(int(size)),
-            "folds": f"{record['folds']}" + (f" ({record['failed']} failed)" if record["failed"] else ""),
-        }
-        for name in shown:
-            mean, std = record[f"{name}_mean"], record[f"{name}_std"]
-            line[name] = "n/a" if pd.isna(mean) else f"{mean:.3f} ± {0.0 if pd.isna(std) else std:.3f}"
-        lines.append(line)
-    return pd.DataFrame(lines).to_string(index=False) if lines else "(no results)"
-
-
-def format_overall(
-    overall: pd.DataFrame, metrics: Sequence[str] = ("opm", "balanced_accuracy", "f1", "savings")
-):
-    """A text table of ``average_over_datasets``: one line per (method, T), best ``opm`` first."""
-    shown = [name for name in metrics if name in overall]
-    if overall.empty or not shown:
-        return "(no results)"
-    table = overall[["method", "n_estimators", "datasets", *shown]].copy()
-    table["n_estimators"] = table["n_estimators"].astype(object).where(table["n_estimators"].notna(), "-")
-    table = table.rename(columns={"n_estimators": "T"}).sort_values(shown[0], ascending=False, kind="stable")
-    return table.to_string(index=False, float_format=lambda value: f"{value:.3f}")
 
 
 def child_run_payload(results: Sequence[Mapping]) -> dict:
@@ -275,52 +228,3 @@ def child_run_payload(results: Sequence[Mapping]) -> dict:
             padded[row, : len(values)] = values
         payload["curves"][f"trace_{name}"] = np.nanmean(padded, axis=0).tolist()
     return payload
-
-
-@task(name="summarize_results", cache_policy=NO_CACHE)
-def summarize_task(results: Sequence[Mapping], rank_metric: str = "opm") -> dict:
-    """The results table, its summary, dataset averages, ranks and Friedman test (keys as the variables)."""
-    frame = results_frame(results)
-    summary = summarize(frame)
-    overall = average_over_datasets(summary)
-    ranks = friedman = None
-    if f"{rank_metric}_mean" in summary and summary[f"{rank_metric}_mean"].notna().any():
-        ranks = rank_methods(summary, rank_metric)
-        friedman = friedman_test(ranks)
-    return {"frame": frame, "summary": summary, "overall": overall, "ranks": ranks, "friedman": friedman}
-
-
-class Progress:
-    """Counts finished cells and estimates the time left from the mean time of the cells computed so far."""
-
-    def __init__(self, total: int, skipped: int = 0, clock=time.monotonic):
-        self.total = total
-        self.skipped = skipped
-        self.computed = 0
-        self.failed = 0
-        self._clock = clock
-        self._started = clock()
-
-    def update(self, result: Mapping) -> str:
-        """Record one computed cell and return the progress line."""
-        self.computed += 1
-        self.failed += result.get("status") != "ok"
-        return self.line()
-
-    def line(self) -> str:
-        done = self.skipped + self.computed
-        elapsed = self._clock() - self._started
-        remaining = self.total - done
-        eta = elapsed / self.computed * remaining if self.computed else float("nan")
-        return (
-            f"cells {done}/{self.total} ({self.skipped} resumed, {self.failed} failed) "
-            f"elapsed {_clock_text(elapsed)} ETA {_clock_text(eta)}"
-        )
-
-
-def _clock_text(seconds: float) -> str:
-    if math.isnan(seconds):
-        return "--:--"
-    minutes, seconds = divmod(int(round(seconds)), 60)
-    hours, minutes = divmod(minutes, 60)
-    return f"{hours}:{minutes:02d}:{seconds:02d}" if hours else f"{minutes:02d}:{seconds:02d}"

@@ -1,21 +1,18 @@
-"""Results tables, mean ± std summaries, ranks, the Friedman test and progress lines (tasks.report)."""
+"""Results tables, mean ± std summaries, ranks, child-run payloads and progress lines (tasks.report)."""
 
 from __future__ import annotations
-
-import math
 
 import numpy as np
 import pandas as pd
 import pytest
-from scipy import stats
 
 from tasks.report import (
+    CELL_MEASURES,
     Progress,
     average_over_datasets,
     child_run_payload,
     format_overall,
     format_summary,
-    friedman_test,
     rank_methods,
     results_frame,
     summarize,
@@ -35,6 +32,7 @@ def _cell(dataset, method, fold, rows, status="ok", curves=None, negative_cost=N
         "curves": curves or {},
         "negative_cost": negative_cost,
         "fit_seconds": 1.0 + fold,
+        "tree_nodes": None if method == "boost" else 7,
         "params": {"n_estimators": "4"},
     }
 
@@ -74,13 +72,16 @@ def test_results_frame_has_a_row_per_cell_and_size(results):
 
 
 def test_summary_mean_and_std_over_folds(results):
-    summary = summarize(results_frame(results))
+    summary = summarize(results_frame(results), measures=CELL_MEASURES)
     boost4 = summary[(summary["method"] == "boost") & (summary["n_estimators"] == 4)].iloc[0]
     assert boost4["f1_mean"] == pytest.approx(0.7)
     assert boost4["f1_std"] == pytest.approx(np.std([0.6, 0.8], ddof=1))
     assert boost4["folds"] == 2 and boost4["failed"] == 0
     tree = summary[summary["method"] == "tree"].iloc[0]
     assert tree["folds"] == 1 and tree["failed"] == 1 and tree["f1_mean"] == pytest.approx(0.5)
+    assert tree["tree_nodes_mean"] == 7 and boost4["fit_seconds_mean"] == pytest.approx(1.5)
+    assert pd.isna(boost4["tree_nodes_mean"])
+    assert "fit_seconds_mean" not in summarize(results_frame(results))  # timings vary run to run
     text = format_summary(summary, metrics=("f1",))
     assert "0.700 ± 0.141" in text and "1 (1 failed)" in text
     records = summary_records(summary)
@@ -118,28 +119,15 @@ def test_ranks_use_the_largest_size_and_share_ties():
         }
     )
     ranks = rank_methods(summary, "opm")
-    assert ranks.loc["a"].to_dict() == {"x": 1.0, "y": 2.5, "z": 2.5}
+    assert ranks.loc["a"].to_dict() == {"x": 1.0, "y": 2.5, "z": 2.5}  # y and z tie for second
     assert ranks.loc["b"].to_dict() == {"x": 3.0, "y": 1.0, "z": 2.0}
     assert ranks.loc["mean rank"].to_dict() == {"x": 2.0, "y": 1.75, "z": 2.25}
     cost_ranks = rank_methods(summary, "cost")  # lower is better
     assert cost_ranks.loc["a"].to_dict() == {"x": 1.0, "y": 2.0, "z": 3.0}
-    with pytest.raises(ValueError, match="metric 'savings' is not in the summary"):
+    with pytest.raises(
+        ValueError, match=r"metric 'savings' is not in the summary; available: \['cost', 'opm'\]"
+    ):
         rank_methods(summary, "savings")
-
-
-def test_friedman_statistic_and_nemenyi_critical_difference():
-    ranks = pd.DataFrame(
-        {"x": [1.0, 1.0, 2.0, 1.0], "y": [2.0, 3.0, 1.0, 2.0], "z": [3.0, 2.0, 3.0, 3.0]},
-        index=["a", "b", "c", "d"],
-    )
-    result = friedman_test(ranks)
-    expected = stats.friedmanchisquare([1, 1, 2, 1], [2, 3, 1, 2], [3, 2, 3, 3])
-    assert result["statistic"] == pytest.approx(expected.statistic)
-    assert result["p_value"] == pytest.approx(expected.pvalue)
-    # Demsar (2006), Table 5(a): q_0.05 = 2.343 for k = 3; CD = q sqrt(k (k + 1) / (6 N)).
-    assert result["critical_difference"] == pytest.approx(2.343 * math.sqrt(3 * 4 / (6 * 4)), abs=1e-3)
-    assert friedman_test(ranks.iloc[:1]) is None
-    assert friedman_test(ranks[["x", "y"]]) is None
 
 
 def test_child_run_payload(results):

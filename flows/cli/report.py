@@ -1,0 +1,56 @@
+"""``cslearn report RUN_ID``: build the HTML report of a finished ``compare`` or ``retrain`` run from MLflow.
+
+The report is read back from the MLflow run alone (parameters, tags, ``results/`` artifacts, child runs and
+their per-round metric histories), so it regenerates identically from the same run. It is written as
+``DIR/report.html`` (self-contained: every figure is embedded) with each figure also as ``DIR/figures/*.png``.
+Exit status 2 when the run cannot be reported (unknown run id, a child run, no results, unknown metric).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+__all__ = ["register"]
+
+
+def register(subparsers) -> None:
+    """Add the ``report`` subcommand."""
+    parser = subparsers.add_parser(
+        "report",
+        help="build the self-contained HTML report of a compare or retrain run from MLflow",
+        description=__doc__.split("\n\n")[0],
+    )
+    parser.add_argument(
+        "run_id", metavar="RUN_ID", help="MLflow id of the parent run of a compare or retrain"
+    )
+    parser.add_argument("--out", metavar="DIR", help="output folder (default: reports/RUN_ID)")
+    parser.add_argument(
+        "--tracking-uri", help="MLflow tracking URI (default $MLFLOW_TRACKING_URI or the project store)"
+    )
+    parser.add_argument("--metric", default="opm", help="metric to rank and test methods on (default opm)")
+    parser.add_argument(
+        "--control", metavar="METHOD", help="control of the Bonferroni-Dunn test (default: best)"
+    )
+    parser.add_argument("--alpha", type=float, default=0.05, help="significance level (default 0.05)")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Read the run, build and write the report; print the path of ``report.html``."""
+    os.environ.setdefault("MLFLOW_ENABLE_ARTIFACTS_PROGRESS_BAR", "false")
+    from tasks.report import build_report, load_run
+
+    try:
+        record = load_run(args.run_id, args.tracking_uri)
+        report = build_report(record, metric=args.metric, control=args.control, alpha=args.alpha)
+    except ValueError as error:
+        print(f"cslearn report: {error}", file=sys.stderr)
+        return 2
+    if record.status != "FINISHED":
+        print(f"cslearn report: warning: run {record.run_id} is {record.status}", file=sys.stderr)
+    path = report.write(Path(args.out) if args.out else Path("reports") / record.run_id)
+    print(path)
+    return 0

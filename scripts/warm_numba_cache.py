@@ -1,0 +1,67 @@
+"""Compile cslearn's numba kernels into numba's on-disk cache, so that a first fit loads instead of compiling.
+
+``make install`` runs this after installing the package. numba compiles a ``cache=True`` kernel on its first
+call in a process (seconds) and stores the machine code in ``__pycache__`` beside the module (or under
+``NUMBA_CACHE_DIR``); later processes load it in milliseconds as long as the module's source is unchanged.
+The script first deletes the numba cache files under ``algorithms/`` (numba notices a changed module but not
+a changed kernel that a cached kernel of another module calls), then fits every registered method once on a
+small problem, with float64 and float32 features, so that every kernel a fit uses is compiled for the
+installed source and this machine's CPU.
+
+Run: ``python scripts/warm_numba_cache.py`` (exits 1, naming the method, if a fit fails).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+import warnings
+from pathlib import Path
+
+import numpy as np
+from sklearn.datasets import make_classification
+
+PACKAGE = Path(__file__).resolve().parents[1] / "algorithms"
+
+
+def clear_package_cache() -> int:
+    """Delete numba's cache files (index ``.nbi``, code ``.nbc``) beside the package's modules."""
+    stale = [*PACKAGE.rglob("__pycache__/*.nbi"), *PACKAGE.rglob("__pycache__/*.nbc")]
+    for path in stale:
+        path.unlink(missing_ok=True)
+    return len(stale)
+
+
+def warm_up() -> list[str]:
+    """Fit every method of ``algorithms.METHODS`` on float64 and float32 data; return the failures."""
+    from algorithms import METHODS
+
+    X, y = make_classification(n_samples=300, n_features=6, weights=[0.7], random_state=0)
+    failures = []
+    for name, method in METHODS.items():
+        for features in (X, X.astype(np.float32)):
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    method().fit(features, y)
+            except Exception as error:  # report every failing method, then fail the script
+                failures.append(f"{name} ({features.dtype}): {type(error).__name__}: {error}")
+    return failures
+
+
+def main() -> int:
+    start = time.perf_counter()
+    custom_cache = os.environ.get("NUMBA_CACHE_DIR")
+    cleared = 0 if custom_cache else clear_package_cache()
+    failures = warm_up()
+    where = f"NUMBA_CACHE_DIR={custom_cache}" if custom_cache else f"{PACKAGE}/**/__pycache__"
+    seconds = time.perf_counter() - start
+    print(f"numba cache warmed in {seconds:.1f} s ({where}; {cleared} old cache files removed)")
+    for failure in failures:
+        print(f"warm-up fit failed: {failure}", file=sys.stderr)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

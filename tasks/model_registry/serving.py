@@ -1,0 +1,213 @@
+"""The cost-aware model a logged cslearn model serves: decisions on raw rows, with the costs each row implies.
+
+A model logged by :func:`tasks.model_registry.logged_models.log_model` has two flavors over one skops file:
+
+- ``sklearn``: the fitted estimator, for Python users (``tasks.model_registry.load_estimator(uri)``, then
+  ``predict(X, cost_matrix=C)``);
+- ``python_function`` with this module as its ``loader_module``: :class:`CostAwareModel`, what
+  ``mlflow.pyfunc.load_model(uri)`` and ``mlflow models serve -m models:/<name>@champion`` run. It holds the
+  estimator and the cost model fitted on the training rows (``cost_model.json``), so a request needs only the
+  raw feature columns: each row's costs ``[C_FP, C_FN, C_TP, C_TN]`` are derived from the row itself (credit
+  line from income and debt ratio, balance, amount; CSDT paper, Tables 4-6) exactly as the holdout's were.
+
+A request may also carry the four cost columns ``C_FP, C_FN, C_TP, C_TN``; they then take precedence over the
+derived costs. Bayes minimum risk models decide with the costs (``predict(X, cost_matrix=C)``, CSDT Section
+2.3); every other model decides as it was trained, and the costs price its decision.
+
+Outputs, one row per input row: ``decision`` (the predicted label, 1 = positive), ``probability`` (the model's
+P(positive); calibrated for ``bmr-*`` and ``*-cal``), ``expected_cost`` (the decision's expected cost under
+that probability: ``p C_TP + (1 - p) C_FP`` for a positive decision, ``p C_FN + (1 - p) C_TN`` otherwise) and
+the four costs used.
+
+Nothing here executes code from the artifact: MLflow imports this module from the installed ``cslearn``
+package, and the estimator is read by skops with cslearn's allow-list (:mod:`.serialization`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import yaml
+
+from algorithms.metrics import COST_COLUMNS
+from schemas.cost_matrix import cost_matrix_from_frame
+from tasks.cost_models import COST_MODELS, CostModel, checked_cost_matrix
+from tasks.evaluate import predict_labels, predict_uses_costs
+from tasks.model_registry.serialization import load_estimator_file
+
+__all__ = [
+    "COST_MODEL_FILE",
+    "OUTPUT_COLUMNS",
+    "PICKLE_OPT_IN_VARIABLE",
+    "CostAwareModel",
+    "cost_model_from_state",
+    "cost_model_state",
+    "load_model_folder",
+]
+
+#: The fitted cost model's file in a logged model's folder (JSON: name, parameters, fitted statistics).
+COST_MODEL_FILE = "cost_model.json"
+
+#: Columns of :meth:`CostAwareModel.predict`'s result.
+OUTPUT_COLUMNS = ("decision", "probability", "expected_cost", *COST_COLUMNS)
+
+#: Environment variable with which a model server opts in to loading a cloudpickle artifact.
+PICKLE_OPT_IN_VARIABLE = "CSLEARN_ALLOW_PICKLED_MODELS"
+
+#: The positive label of cslearn's datasets (``Dataset.target``: 1 = the minority, positive class).
+POSITIVE_LABEL = 1
+
+
+def cost_model_state(model: CostModel) -> dict:
+    """A fitted cost model as JSON-friendly data: registry name, parameters, fitted statistics."""
+    fitted = {
+        attribute: value.item() if isinstance(value, np.generic) else value
+        for attribute, value in sorted(vars(model).items())
+        if attribute.endswith("_") and not attribute.startswith("_")
+    }
+    return {"name": model.name, "params": model.get_params(), "fitted": fitted}
+
+
+def cost_model_from_state(state: Mapping) -> CostModel:
+    """Rebuild the fitted cost model of :func:`cost_model_state`.
+
+    Raises
+    ------
+    ValueError
+        If the name is not in ``tasks.cost_models.COST_MODELS``, a parameter is unknown, or a fitted entry is
+        not a fitted statistic (a name ending in ``_`` holding a number).
+    """
+    name = state.get("name")
+    if name not in COST_MODELS:
+        raise ValueError(f"unknown cost model {name!r}; registered cost models: {sorted(COST_MODELS)}")
+    model = COST_MODELS[name]()
+    known = model.get_params()
+    unknown = sorted(set(state.get("params", {})) - set(known))
+    if unknown:
+        raise ValueError(f"{type(model).__name__} has no parameter(s) {unknown}")
+    model.set_params(**state.get("params", {}))
+    for attribute, value in state.get("fitted", {}).items():
+        if not (attribute.isidentifier() and attribute.endswith("_") and not attribute.startswith("_")):
+            raise ValueError(f"{attribute!r} is not a fitted statistic of {type(model).__name__}")
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise ValueError(f"fitted statistic {attribute!r} must be a number; got {value!r}")
+        setattr(model, attribute, value)
+    return model
+
+
+class CostAwareModel:
+    """A fitted estimator and the fitted cost model of its training rows: cost-minimising decisions per row.
+
+    Parameters
+    ----------
+    estimator : fitted cslearn classifier
+        Fitted on a ``pandas.DataFrame`` (its ``feature_names_in_`` are the input columns).
+    cost_model : tasks.cost_models.CostModel or None
+        Fitted on the training rows; ``None`` when the costs can only come with the request.
+    """
+
+    def __init__(self, estimator, cost_model: CostModel | None = None):
+        self.estimator = estimator
+        self.cost_model = cost_model
+        self.feature_names = [str(name) for name in estimator.feature_names_in_]
+
+    def cost_matrix(self, rows: pd.DataFrame) -> np.ndarray | None:
+        """``[C_FP, C_FN, C_TP, C_TN]`` per row: the request's cost columns, else derived by the cost model.
+
+        Returns ``None`` when the request has no cost columns and there is no cost model.
+
+        Raises
+        ------
+        ValueError
+            If only some of the four cost columns are given, or a given or derived cost is NaN, infinite or
+            negative (``schemas.validation.DataValidationError`` names the rows), or a column the cost model
+            reads is missing.
+        """
+        given = [column for column in COST_COLUMNS if column in rows and rows[column].notna().any()]
+        if given:
+            missing = [column for column in COST_COLUMNS if column not in given]
+            if missing:
+                raise ValueError(
+                    f"cost columns {given} given without {missing}: pass all four of {list(COST_COLUMNS)}"
+                    " or none (the costs are then derived from each row)"
+                )
+            return cost_matrix_from_frame(rows[list(COST_COLUMNS)].astype(float))
+        if self.cost_model is None:
+            return None
+        return checked_cost_matrix(self.cost_model, rows, on_unreasonable="report").values
+
+    def predict(self, model_input, params=None) -> pd.DataFrame:
+        """Decide every row; see the module docstring for the columns of the result.
+
+        Raises
+        ------
+        ValueError
+            If a feature column is missing, the costs cannot be formed (see :meth:`cost_matrix`), or the
+            model decides by costs and there are none.
+        """
+        rows = pd.DataFrame(model_input)
+        missing = [name for name in self.feature_names if name not in rows]
+        if missing:
+            raise ValueError(f"input lacks feature column(s) {missing}; expected {self.feature_names}")
+        features = rows[self.feature_names]
+        costs = self.cost_matrix(rows)
+        if costs is None and predict_uses_costs(self.estimator):
+            raise ValueError(
+                f"{type(self.estimator).__name__} decides with each row's costs and this model has no cost"
+                f" model: pass the cost columns {list(COST_COLUMNS)}"
+            )
+        decision = predict_labels(self.estimator, features, costs)
+        classes = list(self.estimator.classes_)
+        probability = self.estimator.predict_proba(features)[:, classes.index(POSITIVE_LABEL)]
+        if costs is None:
+            costs = np.full((len(rows), 4), np.nan)
+        c_fp, c_fn, c_tp, c_tn = costs.T
+        positive = decision == POSITIVE_LABEL
+        expected_cost = np.where(
+            positive,
+            probability * c_tp + (1.0 - probability) * c_fp,
+            probability * c_fn + (1.0 - probability) * c_tn,
+        )
+        result = pd.DataFrame(costs, columns=list(COST_COLUMNS), index=rows.index)
+        result.insert(0, "decision", decision)
+        result.insert(1, "probability", probability)
+        result.insert(2, "expected_cost", expected_cost)
+        return result
+
+
+def load_model_folder(path: Path, *, allow_pickle: bool = False) -> CostAwareModel:
+    """Load a downloaded cslearn model folder (its ``MLmodel``, estimator file and cost model).
+
+    The estimator is read as its ``sklearn`` flavor says (``pickled_model``, ``serialization_format``) through
+    :func:`.serialization.load_estimator_file` with cslearn's allow-list; nothing in the folder is imported
+    or put on ``sys.path`` (a ``code/`` folder of an older model is ignored).
+
+    Raises
+    ------
+    tasks.model_registry.serialization.UntrustedModelError
+        A cloudpickle estimator without ``allow_pickle``, or a skops file holding a type outside the list.
+    """
+    path = Path(path)
+    flavor = yaml.safe_load((path / "MLmodel").read_text())["flavors"]["sklearn"]
+    estimator = load_estimator_file(
+        path / flavor["pickled_model"],
+        flavor.get("serialization_format", "cloudpickle"),
+        allow_pickle=allow_pickle,
+    )
+    cost_file = path / COST_MODEL_FILE
+    cost_model = cost_model_from_state(json.loads(cost_file.read_text())) if cost_file.is_file() else None
+    return CostAwareModel(estimator, cost_model)
+
+
+def _load_pyfunc(path, model_config=None) -> CostAwareModel:
+    """MLflow's pyfunc entry point (``loader_module``): the :class:`CostAwareModel` of a model folder.
+
+    A cloudpickle estimator is loaded only when ``CSLEARN_ALLOW_PICKLED_MODELS=true`` is set.
+    """
+    allow_pickle = os.environ.get(PICKLE_OPT_IN_VARIABLE, "").strip().lower() in ("1", "true", "yes")
+    return load_model_folder(Path(path), allow_pickle=allow_pickle)

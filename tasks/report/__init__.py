@@ -1,0 +1,68 @@
+"""Results people can read: tables, statistics, figures and the HTML report of a ``compare`` or ``retrain``.
+
+Modules: ``results`` (per-cell table, mean ± std summaries), ``statistics`` (ranks, Friedman, Nemenyi,
+Bonferroni-Dunn), ``tables`` (the papers' table forms), ``text`` (terminal views), ``split_scores`` (one
+split's
+test scores and costs; cost curves), ``figures`` and ``boundaries`` (matplotlib), ``source`` (a run read back
+from MLflow), ``html`` and ``build`` (the self-contained HTML page), ``progress`` and ``tasks`` (what the
+flows
+call while running).
+"""
+
+from tasks.report.build import build_report
+from tasks.report.progress import Progress
+from tasks.report.results import (
+    CELL_MEASURES,
+    LOWER_IS_BETTER,
+    METRIC_LABELS,
+    METRICS,
+    average_over_datasets,
+    child_run_payload,
+    results_frame,
+    summarize,
+    summary_records,
+)
+from tasks.report.source import RunRecord, load_run
+from tasks.report.split_scores import split_scores_frame
+from tasks.report.statistics import MethodComparison, compare_methods, friedman_test, rank_methods
+from tasks.report.tables import cost_table, leaderboard, per_dataset_table, rank_table, table_by_size
+from tasks.report.tasks import summarize_task
+from tasks.report.text import (
+    describe_comparison,
+    format_leaderboard,
+    format_overall,
+    format_summary,
+    leaderboard_markdown,
+)
+
+__all__ = [
+    "CELL_MEASURES",
+    "LOWER_IS_BETTER",
+    "METRICS",
+    "METRIC_LABELS",
+    "MethodComparison",
+    "Progress",
+    "RunRecord",
+    "average_over_datasets",
+    "build_report",
+    "child_run_payload",
+    "compare_methods",
+    "cost_table",
+    "describe_comparison",
+    "format_leaderboard",
+    "format_overall",
+    "format_summary",
+    "friedman_test",
+    "leaderboard",
+    "leaderboard_markdown",
+    "load_run",
+    "per_dataset_table",
+    "rank_methods",
+    "rank_table",
+    "results_frame",
+    "split_scores_frame",
+    "summarize",
+    "summarize_task",
+    "summary_records",
+    "table_by_size",
+]

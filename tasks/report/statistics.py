@@ -1,0 +1,246 @@
+"""Comparing methods over datasets: ranks with ties, wins, the Friedman test and its post-hoc tests.
+
+The procedure of Demsar (2006), as the AdaCC paper uses it (Section 6.1, Tables 8-9):
+
+1. per dataset, rank the methods by their mean over folds of one metric at the largest ensemble size
+   (rank 1 = best; ties share the mean of the ranks they span; a method without a value ranks last);
+2. the Friedman test (``scipy.stats.friedmanchisquare``) of the null hypothesis that all methods are
+equivalent;
+3. post-hoc tests from scikit-posthocs: Nemenyi for all pairs (``posthoc_nemenyi_friedman``) and
+   Bonferroni-Dunn, each method against one control (``posthoc_demsar`` with a Bonferroni correction over the
+   ``k - 1`` comparisons).
+
+The critical differences of the mean ranks, ``CD = q_alpha sqrt(k (k + 1) / (6 N))`` (Demsar 2006, Section
+3.2.2), are drawn on the critical-difference diagram; ``q_alpha`` is the studentized range quantile over
+``sqrt 2`` (Nemenyi) or the normal quantile ``z_{alpha / (2 (k - 1))}`` (Bonferroni-Dunn), both from scipy.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+import scikit_posthocs
+from scipy import stats
+
+from tasks.report.results import LOWER_IS_BETTER, at_largest_size
+
+__all__ = [
+    "FriedmanResult",
+    "MethodComparison",
+    "compare_methods",
+    "critical_difference",
+    "friedman_test",
+    "rank_methods",
+    "score_table",
+]
+
+
+def score_table(summary: pd.DataFrame, metric: str) -> pd.DataFrame:
+    """Dataset x method table of the fold means of ``metric`` at each method's largest ensemble size.
+
+    Raises
+    ------
+    ValueError
+        When the summary has no ``<metric>_mean`` column; the message lists the available ones.
+    """
+    column = f"{metric}_mean"
+    if column not in summary:
+        available = sorted(name.removesuffix("_mean") for name in summary.columns if name.endswith("_mean"))
+        raise ValueError(f"metric {metric!r} is not in the summary; available: {available}")
+    table = at_largest_size(summary).pivot(index="dataset", columns="method", values=column).astype(float)
+    table.columns.name = None
+    table.index.name = "dataset"
+    return table
+
+
+def _rank_scores(scores: pd.DataFrame, metric: str) -> pd.DataFrame:
+    ascending = metric in LOWER_IS_BETTER
+    worst = np.inf if ascending else -np.inf
+    return scores.fillna(worst).rank(axis=1, ascending=ascending, method="average")
+
+
+def rank_methods(summary: pd.DataFrame, metric: str = "opm") -> pd.DataFrame:
+    """Rank methods per dataset by mean ``metric`` (rank 1 = best; ties share their mean rank).
+
+    Returns a dataset x method table of ranks with a final ``mean rank`` row; methods without a value on some
+    dataset (all cells failed) are ranked last there.
+    """
+    ranks = _rank_scores(score_table(summary, metric), metric)
+    ranks.loc["mean rank"] = ranks.mean(axis=0)
+    return ranks
+
+
+def critical_difference(
+    n_methods: int, n_datasets: int, alpha: float = 0.05, *, test: str = "nemenyi"
+) -> float:
+    """Critical difference of mean ranks, ``q_alpha sqrt(k (k + 1) / (6 N))`` (Demsar 2006, Section 3.2.2).
+
+    ``test="nemenyi"`` compares all pairs (``q_alpha`` = studentized range quantile for ``k`` groups over
+    ``sqrt 2``, Demsar Table 5a); ``test="bonferroni-dunn"`` compares ``k - 1`` methods with a control
+    (``q_alpha = z_{alpha / (2 (k - 1))}``, Table 5b).
+    """
+    if test == "nemenyi":
+        q_alpha = stats.studentized_range.ppf(1 - alpha, n_methods, np.inf) / math.sqrt(2)
+    elif test == "bonferroni-dunn":
+        q_alpha = stats.norm.ppf(1 - alpha / (2 * (n_methods - 1)))
+    else:
+        raise ValueError(f"test must be 'nemenyi' or 'bonferroni-dunn', got {test!r}")
+    return float(q_alpha * math.sqrt(n_methods * (n_methods + 1) / (6 * n_datasets)))
+
+
+@dataclass(frozen=True)
+class FriedmanResult:
+    """The Friedman test over ``n_datasets`` blocks and ``n_methods`` treatments (scipy)."""
+
+    statistic: float
+    p_value: float
+    n_datasets: int
+    n_methods: int
+
+
+def _friedman(ranks: pd.DataFrame) -> FriedmanResult | None:
+    n_datasets, n_methods = ranks.shape
+    if n_datasets < 2 or n_methods < 3:
+        return None
+    with np.errstate(invalid="ignore", divide="ignore"):
+        result = stats.friedmanchisquare(*(ranks[column].to_numpy() for column in ranks))
+    return FriedmanResult(float(result.statistic), float(result.pvalue), int(n_datasets), int(n_methods))
+
+
+def friedman_test(ranks: pd.DataFrame, alpha: float = 0.05) -> dict | None:
+    """Friedman test over datasets and the Nemenyi critical difference of the mean ranks, as a dict.
+
+    ``ranks`` is the output of ``rank_methods``. Needs at least 2 datasets and 3 methods, else ``None``.
+    Returns ``statistic``, ``p_value``, ``n_datasets``, ``n_methods``, ``alpha`` and ``critical_difference``.
+    """
+    per_dataset = ranks.drop(index="mean rank", errors="ignore")
+    result = _friedman(per_dataset)
+    if result is None:
+        return None
+    return {
+        "statistic": result.statistic,
+        "p_value": result.p_value,
+        "n_datasets": result.n_datasets,
+        "n_methods": result.n_methods,
+        "alpha": alpha,
+        "critical_difference": critical_difference(result.n_methods, result.n_datasets, alpha),
+    }
+
+
+@dataclass(frozen=True)
+class MethodComparison:
+    """Ranks, wins and significance tests of methods compared on one metric over datasets.
+
+    Attributes
+    ----------
+    metric : str
+        The metric compared (at each method's largest ensemble size).
+    alpha : float
+        Significance level of every test.
+    scores, ranks : pandas.DataFrame
+        Dataset x method fold means and ranks (1 = best, ties share their mean rank).
+    mean_ranks : pandas.Series
+        Mean rank per method, best first.
+    wins : pandas.Series
+        Datasets on which each method is best or tied for best (AdaCC Table 8, last row).
+    friedman : FriedmanResult or None
+        ``None`` with fewer than 2 datasets or 3 methods.
+    nemenyi : pandas.DataFrame or None
+        Method x method p-values of the Nemenyi test (scikit-posthocs), when Friedman ran.
+    control : str or None
+        The control of the Bonferroni-Dunn test.
+    bonferroni_dunn : pandas.Series or None
+        Bonferroni-adjusted p-value of each other method against ``control``.
+    critical_difference, critical_difference_control : float or None
+        Nemenyi and Bonferroni-Dunn critical differences of mean ranks.
+    """
+
+    metric: str
+    alpha: float
+    scores: pd.DataFrame
+    ranks: pd.DataFrame
+    mean_ranks: pd.Series
+    wins: pd.Series
+    friedman: FriedmanResult | None = None
+    nemenyi: pd.DataFrame | None = None
+    control: str | None = None
+    bonferroni_dunn: pd.Series | None = None
+    critical_difference: float | None = None
+    critical_difference_control: float | None = None
+
+    @property
+    def significant(self) -> bool:
+        """Whether the Friedman test rejects equivalence of the methods at ``alpha``."""
+        return self.friedman is not None and self.friedman.p_value < self.alpha
+
+    def significantly_different_pairs(self) -> list[tuple[str, str, float]]:
+        """Pairs ``(better, worse, p)`` the Nemenyi test separates at ``alpha``, best pair first."""
+        if self.nemenyi is None:
+            return []
+        order = list(self.mean_ranks.index)
+        pairs = []
+        for position, better in enumerate(order):
+            for worse in order[position + 1 :]:
+                p_value = float(self.nemenyi.loc[better, worse])
+                if p_value < self.alpha:
+                    pairs.append((better, worse, p_value))
+        return pairs
+
+
+def compare_methods(
+    summary: pd.DataFrame, metric: str = "opm", *, control: str | None = None, alpha: float = 0.05
+) -> MethodComparison:
+    """Rank the methods of a summary per dataset on ``metric`` and test their differences (Demsar 2006).
+
+    Parameters
+    ----------
+    summary : pandas.DataFrame
+        Output of :func:`tasks.report.results.summarize`.
+    metric : str
+        Metric to rank by (``cost``, fit time and tree size rank smaller-is-better).
+    control : str, optional
+        Control method of the Bonferroni-Dunn test; default the method with the best mean rank.
+    alpha : float
+        Significance level.
+
+    Raises
+    ------
+    ValueError
+        When ``metric`` is not in the summary, or ``control`` is not one of its methods.
+    """
+    scores = score_table(summary, metric)
+    ranks = _rank_scores(scores, metric)
+    mean_ranks = ranks.mean(axis=0).sort_values(kind="stable")
+    wins = ranks.eq(ranks.min(axis=1), axis=0).sum(axis=0).reindex(mean_ranks.index).astype(int)
+    if control is not None and control not in ranks.columns:
+        raise ValueError(f"control {control!r} is not a compared method; methods: {sorted(ranks.columns)}")
+    friedman = _friedman(ranks)
+    comparison = MethodComparison(metric, alpha, scores, ranks, mean_ranks, wins, friedman)
+    if friedman is None:
+        return comparison
+    control = control or str(mean_ranks.index[0])
+    n_datasets, n_methods = ranks.shape
+    nemenyi = scikit_posthocs.posthoc_nemenyi_friedman(ranks)
+    versus_control = scikit_posthocs.posthoc_demsar(
+        ranks, control=control, p_adjust="bonferroni", to_matrix=False
+    )
+    bonferroni_dunn = pd.Series(
+        {method: float(p_value) for (_, method), p_value in versus_control.items()}, name="p_value"
+    )
+    return MethodComparison(
+        metric,
+        alpha,
+        scores,
+        ranks,
+        mean_ranks,
+        wins,
+        friedman,
+        nemenyi=nemenyi,
+        control=control,
+        bonferroni_dunn=bonferroni_dunn.reindex([m for m in mean_ranks.index if m != control]),
+        critical_difference=critical_difference(n_methods, n_datasets, alpha),
+        critical_difference_control=critical_difference(n_methods, n_datasets, alpha, test="bonferroni-dunn"),
+    )

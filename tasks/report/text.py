@@ -1,0 +1,152 @@
+"""Plain-text views of the results for the terminal: summary tables, the leaderboard, the tests in words."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pandas as pd
+
+from tasks.report.results import LOWER_IS_BETTER, METRIC_LABELS
+from tasks.report.statistics import MethodComparison
+
+__all__ = [
+    "describe_comparison",
+    "format_leaderboard",
+    "format_overall",
+    "format_summary",
+    "leaderboard_markdown",
+    "metric_label",
+]
+
+
+def metric_label(name: str) -> str:
+    """The readable name of a metric or measure (``balanced_accuracy`` -> ``balanced accuracy``)."""
+    return METRIC_LABELS.get(name, name.replace("_", " "))
+
+
+def format_summary(
+    summary: pd.DataFrame, metrics: Sequence[str] = ("opm", "balanced_accuracy", "f1", "savings")
+) -> str:
+    """A text table: one line per (dataset, method, T) with ``mean ± std`` of the chosen metrics."""
+    shown = [name for name in metrics if f"{name}_mean" in summary]
+    lines = []
+    for record in summary.to_dict(orient="records"):
+        size = record["n_estimators"]
+        line = {
+            "dataset": record["dataset"],
+            "method": record["method"],
+            "T": "-" if pd.isna(size) else str(int(size)),
+            "folds": f"{record['folds']}" + (f" ({record['failed']} failed)" if record["failed"] else ""),
+        }
+        for name in shown:
+            mean, std = record[f"{name}_mean"], record[f"{name}_std"]
+            line[name] = "n/a" if pd.isna(mean) else f"{mean:.3f} ± {0.0 if pd.isna(std) else std:.3f}"
+        lines.append(line)
+    return pd.DataFrame(lines).to_string(index=False) if lines else "(no results)"
+
+
+def format_overall(
+    overall: pd.DataFrame, metrics: Sequence[str] = ("opm", "balanced_accuracy", "f1", "savings")
+) -> str:
+    """A text table of ``average_over_datasets``: one line per (method, T), best ``opm`` first."""
+    shown = [name for name in metrics if name in overall]
+    if overall.empty or not shown:
+        return "(no results)"
+    table = overall[["method", "n_estimators", "datasets", *shown]].copy()
+    table["n_estimators"] = table["n_estimators"].astype(object).where(table["n_estimators"].notna(), "-")
+    table = table.rename(columns={"n_estimators": "T"}).sort_values(shown[0], ascending=False, kind="stable")
+    return table.to_string(index=False, float_format=lambda value: f"{value:.3f}")
+
+
+def format_leaderboard(board: pd.DataFrame) -> str:
+    """The leaderboard (:func:`tasks.report.tables.leaderboard`) as an aligned text table, best first; a
+    ``failed`` column only when some cells failed."""
+    if board.empty:
+        return "(no results)"
+    measures = [name for name in board.columns if name in METRIC_LABELS]
+    table = pd.DataFrame({"#": range(1, len(board) + 1), "method": board["method"]})
+    table["mean rank"] = board["mean_rank"].map("{:.2f}".format)
+    table["wins"] = board["wins"].astype(int)
+    for name in measures:
+        table[metric_label(name)] = board[name].map(lambda value: "-" if pd.isna(value) else f"{value:.3f}")
+    if board["failed"].any():
+        table["failed cells"] = board["failed"].astype(int)
+    return table.to_string(index=False)
+
+
+def leaderboard_markdown(board: pd.DataFrame, comparison: MethodComparison) -> str:
+    """The leaderboard as a markdown table (best value of each column in bold), then the tests in words:
+    for an MLflow run description or a Prefect markdown artifact."""
+    measures = [name for name in board.columns if name in METRIC_LABELS]
+    header = ["#", "method", "mean rank", "wins", *(metric_label(name) for name in measures), "failed"]
+    best = {name: board[name].max() for name in measures if name not in LOWER_IS_BETTER}
+    best |= {name: board[name].min() for name in measures if name in LOWER_IS_BETTER}
+    best["mean_rank"] = board["mean_rank"].min()
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    for position, record in enumerate(board.to_dict(orient="records"), start=1):
+        cells = [str(position), record["method"]]
+        for name in ("mean_rank", *measures):
+            value = record[name]
+            text = "–" if pd.isna(value) else f"{value:.3f}" if name != "mean_rank" else f"{value:.2f}"
+            cells.append(f"**{text}**" if not pd.isna(value) and value == best[name] else text)
+            if name == "mean_rank":
+                cells.append(str(int(record["wins"])))
+        cells.append(str(int(record["failed"])))
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join([*lines, "", *describe_comparison(comparison).splitlines()])
+
+
+def _p(value: float) -> str:
+    return f"p = {value:.2g}" if value >= 0.001 else "p < 0.001"
+
+
+def describe_comparison(comparison: MethodComparison) -> str:
+    """The Friedman test and its post-hoc tests in words, one sentence per line."""
+    label = metric_label(comparison.metric)
+    n_datasets, n_methods = comparison.ranks.shape
+    best = comparison.mean_ranks.index[0]
+    lines = [
+        f"Ranked by {label} (largest T): best mean rank {best} ({comparison.mean_ranks.iloc[0]:.2f} over "
+        f"{n_datasets} dataset{'s' * (n_datasets != 1)})."
+    ]
+    friedman = comparison.friedman
+    if friedman is None:
+        lines.append(
+            f"No Friedman test: it needs at least 2 datasets and 3 methods (this run has {n_datasets} and "
+            f"{n_methods})."
+        )
+        return "\n".join(lines)
+    verdict = (
+        "the methods differ significantly"
+        if comparison.significant
+        else "no significant difference between the methods"
+    )
+    lines.append(
+        f"Friedman test over {friedman.n_datasets} datasets and {friedman.n_methods} methods: chi-square = "
+        f"{friedman.statistic:.2f}, {_p(friedman.p_value)}: {verdict} at alpha = {comparison.alpha:g}."
+    )
+    if not comparison.significant:
+        lines.append("Post-hoc tests apply only after the Friedman test rejects equivalence; none is drawn.")
+        return "\n".join(lines)
+    pairs = comparison.significantly_different_pairs()
+    described = "; ".join(f"{better} beats {worse} ({_p(p)})" for better, worse, p in pairs)
+    lines.append(
+        f"Nemenyi (all pairs, critical difference {comparison.critical_difference:.2f}): "
+        + (described if pairs else "no pair differs significantly")
+        + "."
+    )
+    control_rank = comparison.mean_ranks[comparison.control]
+    groups = {"significantly worse": [], "significantly better": [], "not significantly different": []}
+    for method, p_value in comparison.bonferroni_dunn.items():
+        if p_value >= comparison.alpha:
+            groups["not significantly different"].append(f"{method} ({_p(p_value)})")
+        elif comparison.mean_ranks[method] > control_rank:
+            groups["significantly worse"].append(f"{method} ({_p(p_value)})")
+        else:
+            groups["significantly better"].append(f"{method} ({_p(p_value)})")
+    parts = [f"{name}: {', '.join(members)}" for name, members in groups.items() if members]
+    lines.append(
+        f"Bonferroni-Dunn against {comparison.control} "
+        f"(critical difference {comparison.critical_difference_control:.2f}): " + "; ".join(parts) + "."
+    )
+    return "\n".join(lines)
