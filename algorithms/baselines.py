@@ -32,6 +32,7 @@ from sklearn.utils._param_validation import HasMethods
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
+from algorithms._validation import draw_seed
 from algorithms.metrics import check_cost_matrix
 
 __all__ = [
@@ -150,14 +151,12 @@ class ResampledDecisionTree(ClassifierMixin, BaseEstimator):
         if cost_matrix is not None:
             check_cost_matrix(cost_matrix, X.shape[0])
         random_state = check_random_state(self.random_state)
-        seeds = random_state.randint(np.iinfo(np.int32).max, size=2)
+        sampler_seed, tree_seed = draw_seed(random_state), draw_seed(random_state)
         if self.sampler is None:
-            sampler = self._default_sampler(y, int(seeds[0]))
+            sampler = self._default_sampler(y, sampler_seed)
         else:
-            sampler = _seeded(self.sampler, int(seeds[0]))
-        tree = _seeded(
-            self.estimator if self.estimator is not None else DecisionTreeClassifier(), int(seeds[1])
-        )
+            sampler = _seeded(self.sampler, sampler_seed)
+        tree = _seeded(self.estimator if self.estimator is not None else DecisionTreeClassifier(), tree_seed)
         self.pipeline_ = Pipeline([("sampler", sampler), ("tree", tree)])
         if sample_weight is None:
             self.pipeline_.fit(X, y)

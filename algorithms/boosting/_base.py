@@ -1,21 +1,39 @@
 """The one boosting loop every boosting estimator of cslearn shares.
 
 :class:`BaseBoostingClassifier` owns ``fit``, prediction and the per-round trace. A variant is a thin subclass
-that binds rules, mostly the pure functions of :mod:`algorithms.boosting._rules`, through a
-:class:`BoostingRules` record (per-round maths) and a few narrow hook methods (per-fit setup):
+that binds rules through a :class:`BoostingRules` record (per-round maths) and a few narrow hook methods
+(per-fit setup). A rule is a pure function, mostly from :mod:`algorithms.boosting._rules` or the variant's
+own module, whose parameter names say which quantities of the round it reads; the loop collects the round's
+quantities once and calls each rule with the ones it names:
+
+======================  ==================================================================================
+quantity                meaning
+======================  ==================================================================================
+``y``                   signed labels: +1 for the positive class, -1 for the negative class
+``class_mass``          the caller's ``sample_weight`` (ones by default): how much a sample counts in rates
+``fixed_costs``         per-sample costs of the fit (``_fixed_costs``: class costs or ``cost_matrix``), or
+                        ``None``; a variant with several costs per sample keeps them as columns
+``weights``             the distribution ``D^t`` the weak learner was trained on (sums to 1)
+``output``              the weak learner's ``h_t(x_i)`` in [-1, 1] on the original samples
+``cumulative_votes``    margin of the previous rounds' ensemble, ``sum_{j<t} v_j(h_j(x_i)) h_j(x_i)``
+``weighted_error``      ``sum_i D^t(i) (1 - y_i h_t(x_i)) / 2``
+``costs``               the round's per-sample costs ``C^t_i`` (from ``round_costs``)
+``alpha``               the learner's weight ``alpha_t`` (from ``alpha``), and any further quantity the
+                        alpha rule returns for the later rules of the round (RareBoost's ``side_alphas``)
+======================  ==================================================================================
 
 ==================================  =========================================================================
 rule / hook                         default (discrete AdaBoost, AdaCC paper Eq. 1-4)
 ==================================  =========================================================================
 ``BoostingRules.initial_weights``   uniform ``D^1(i) = 1/n`` (times ``sample_weight``)
-``_round_training_set``             the original samples with ``D^t`` (M2 variants add synthetic samples)
-``_round_training_set_builder``     per fit: calls ``_round_training_set`` each round (M2: neighbours once)
 ``BoostingRules.weak_output``       discrete ``h_t(x) = +-1`` from ``predict`` (M2 variants: ``2 p - 1``)
 ``BoostingRules.round_costs``       unit costs
 ``BoostingRules.alpha``             ``1/2 ln((1 - e) / e)`` (Eq. 2); a value <= 0 discards the learner, stops
 ``BoostingRules.update``            ``D^t(i) exp(-alpha_t y_i h_t(x_i))`` (Eq. 1), then normalised (Eq. 3)
-``BoostingRules.stop_after``        stop after a learner of zero weighted error (kept, large finite alpha)
 ``BoostingRules.vote``              ``(alpha_t, alpha_t)``: vote weights when ``h_t(x) >= 0`` / ``h_t(x) < 0``
+``BoostingRules.stop_after``        stop after a learner of zero weighted error (kept, large finite alpha)
+``_round_training_set_builder``     per fit: the original samples with ``D^t`` every round (M2 variants add
+                                    synthetic samples, Cost-Sensitive AdaBoost rebalances or resamples)
 ``_fixed_costs``                    no per-sample costs (fixed-cost variants: class costs or ``cost_matrix``)
 ``_default_estimator``              ``None``: the fast presorted decision stump
 ==================================  =========================================================================
@@ -23,31 +41,25 @@ rule / hook                         default (discrete AdaBoost, AdaCC paper Eq. 
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import partial
+from functools import cache
 from numbers import Integral, Real
-from typing import NamedTuple
 
 import numpy as np
 from scipy.special import expit
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import HasMethods, Interval
-from sklearn.utils.multiclass import check_classification_targets, type_of_target
-from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted, validate_data
 
-from algorithms.boosting import _rules
+from algorithms._validation import check_sample_weight, draw_seed, encode_binary_target
+from algorithms.boosting import _kernels, _rules
 from algorithms.boosting._stump import DecisionStump, PresortedStumpSearch
 from algorithms.metrics import check_cost_matrix
 
-__all__ = [
-    "BaseBoostingClassifier",
-    "BoostingRules",
-    "FixedCostBoostingClassifier",
-    "RoundCosts",
-    "RoundState",
-]
+__all__ = ["BaseBoostingClassifier", "BoostingRules", "FixedCostBoostingClassifier"]
 
 TRACE_KEYS = (
     "alpha",
@@ -61,135 +73,52 @@ TRACE_KEYS = (
 
 
 @dataclass(frozen=True)
-class RoundState:
-    """Everything a per-round rule may read (all arrays are over the original training samples).
-
-    Attributes
-    ----------
-    y : ndarray of shape (n_samples,)
-        Signed labels: +1 for the positive class, -1 for the negative class.
-    weights : ndarray of shape (n_samples,)
-        The distribution ``D^t`` the weak learner was trained on (sums to 1).
-    output : ndarray of shape (n_samples,)
-        The weak learner's output ``h_t(x_i)`` in [-1, 1].
-    cumulative_votes : ndarray of shape (n_samples,)
-        Margin of the partial ensemble of the previous rounds, ``sum_{j<t} v_j(h_j(x_i)) h_j(x_i)``.
-    class_mass : ndarray of shape (n_samples,)
-        The caller's ``sample_weight`` (ones by default): how much each sample counts in class rates.
-    fixed_costs : ndarray of shape (n_samples,) or (n_samples, k), or None
-        Per-sample costs ``C_i`` of fixed-cost variants (from class costs or ``cost_matrix``), else ``None``;
-        a variant with several costs per sample (Cost-Sensitive AdaBoost) keeps them as columns.
-    weighted_error : float
-        ``sum_i D^t(i) (1 - y_i h_t(x_i)) / 2`` (:func:`algorithms.boosting._rules.weighted_error`).
-    """
-
-    y: np.ndarray
-    weights: np.ndarray
-    output: np.ndarray
-    cumulative_votes: np.ndarray
-    class_mass: np.ndarray
-    fixed_costs: np.ndarray | None
-    weighted_error: float
-
-
-class RoundCosts(NamedTuple):
-    """The costs a round uses: per sample, plus one value per class for the trace.
-
-    ``positive`` and ``negative`` are what a misclassified positive / negative costs this round (for
-    example-dependent costs, the class mean).
-    """
-
-    per_sample: np.ndarray
-    positive: float
-    negative: float
-
-
-def unit_costs(state: RoundState) -> RoundCosts:
-    """Cost 1 for every sample (AdaBoost)."""
-    return RoundCosts(np.ones_like(state.y), 1.0, 1.0)
-
-
-def fixed_round_costs(state: RoundState) -> RoundCosts:
-    """The fit's fixed per-sample costs ``C_i`` every round (AdaCC Table 3: CSB, AdaCost, AdaC1-3)."""
-    costs = state.fixed_costs
-    positive = state.y > 0
-    positive_mean = float(costs[positive].mean()) if positive.any() else 0.0
-    negative_mean = float(costs[~positive].mean()) if (~positive).any() else 0.0
-    return RoundCosts(costs, positive_mean, negative_mean)
-
-
-def uniform_initial_weights(y: np.ndarray, fixed_costs: np.ndarray | None) -> np.ndarray:
-    """``D^1(i) = 1/n`` before normalisation (AdaCC Algorithm 1, line 1)."""
-    return np.ones_like(y, dtype=float)
-
-
-def cost_proportional_initial_weights(y: np.ndarray, fixed_costs: np.ndarray | None) -> np.ndarray:
-    """``D^1(i) = C_i / sum_j C_j`` before normalisation (AdaCC Table 3: CGAda, CSB1/2, AdaCost, AdaC1-3)."""
-    return np.asarray(fixed_costs, dtype=float)
-
-
-def discrete_output(learner, X: np.ndarray) -> np.ndarray:
-    """``h_t(x) = +1`` where the learner (trained on 0/1 labels, 1 = positive) predicts 1, else -1."""
-    return np.where(learner.predict(X) == 1, 1.0, -1.0)
-
-
-def probability_output(learner, X: np.ndarray) -> np.ndarray:
-    """Real-valued ``h_t(x) = 2 p_t(+|x) - 1`` in [-1, 1] from ``predict_proba`` (binary AdaBoost.M2)."""
-    positive_column = int(np.flatnonzero(learner.classes_ == 1)[0])
-    return 2.0 * learner.predict_proba(X)[:, positive_column] - 1.0
-
-
-def adaboost_alpha_rule(state: RoundState, costs: RoundCosts) -> float:
-    """Discrete AdaBoost's ``alpha_t = 1/2 ln((1 - e) / e)`` (AdaCC Eq. 2)."""
-    return _rules.adaboost_alpha(state.weighted_error)
-
-
-def exponential_update_rule(state: RoundState, costs: RoundCosts, alpha: float) -> np.ndarray:
-    """AdaBoost's ``D^t(i) exp(-alpha_t y_i h_t(x_i))`` (AdaCC Eq. 1)."""
-    return _rules.exponential_update(state.weights, state.y, state.output, alpha, costs.per_sample)
-
-
-def symmetric_vote_rule(state: RoundState, alpha: float) -> tuple[float, float]:
-    """``(alpha_t, alpha_t)``: the plain weighted vote of AdaCC Eq. 4."""
-    return _rules.symmetric_vote(alpha)
-
-
-def stop_after_perfect_learner(state: RoundState) -> bool:
-    """Stop once a learner has zero weighted error (spec section 1): the loop has nothing left to boost."""
-    return state.weighted_error <= 0.0
-
-
-@dataclass(frozen=True)
 class BoostingRules:
     """The per-round rules a boosting variant binds; the defaults are discrete AdaBoost (AdaCC Eq. 1-4).
 
+    Every rule but ``weak_output`` is a pure function of the quantities its parameters name (the table in
+    the module docstring); a parameter that names no quantity keeps its default.
+
     Attributes
     ----------
-    initial_weights : callable ``(y, fixed_costs) -> ndarray``
-        Unnormalised ``D^1``; the loop multiplies it by ``sample_weight`` and normalises.
+    initial_weights : callable -> ndarray
+        Unnormalised ``D^1`` from the fit's quantities; the loop multiplies it by ``sample_weight`` and
+        normalises.
     weak_output : callable ``(learner, X) -> ndarray``
         ``h_t(x)`` in [-1, 1] of a fitted weak learner trained on 0/1 labels (1 = positive).
-    round_costs : callable ``(RoundState) -> RoundCosts``
-        The round's per-sample costs ``C^t_i``.
-    alpha : callable ``(RoundState, RoundCosts) -> float``
-        The learner's weight ``alpha_t``; a value that is not a finite number > 0 discards the learner and
+    round_costs : callable -> RoundCosts
+        The round's per-sample costs ``C^t_i`` (and the class values the trace records).
+    alpha : callable -> float or dict
+        The learner's weight ``alpha_t``, or a dict holding ``"alpha"`` and further named quantities that
+        the round's later rules read. A value that is not a finite number > 0 discards the learner and
         stops the loop.
-    update : callable ``(RoundState, RoundCosts, alpha) -> ndarray``
+    update : callable -> ndarray
         The unnormalised ``D^{t+1}``; the loop normalises it.
-    vote : callable ``(RoundState, alpha) -> (float, float)``
+    vote : callable -> (float, float)
         The round's vote weights when ``h_t(x) >= 0`` and when ``h_t(x) < 0``.
-    stop_after : callable ``(RoundState) -> bool or str``
+    stop_after : callable -> bool or str
         Whether to stop after keeping this round's learner; a non-empty string also names the reason
         (``stop_reason_``), ``True`` stands for ``"perfect learner"``.
     """
 
-    initial_weights: Callable[[np.ndarray, np.ndarray | None], np.ndarray] = uniform_initial_weights
-    weak_output: Callable[[object, np.ndarray], np.ndarray] = discrete_output
-    round_costs: Callable[[RoundState], RoundCosts] = unit_costs
-    alpha: Callable[[RoundState, RoundCosts], float] = adaboost_alpha_rule
-    update: Callable[[RoundState, RoundCosts, float], np.ndarray] = exponential_update_rule
-    vote: Callable[[RoundState, float], tuple[float, float]] = symmetric_vote_rule
-    stop_after: Callable[[RoundState], bool | str] = stop_after_perfect_learner
+    initial_weights: Callable[..., np.ndarray] = _rules.uniform_initial_weights
+    weak_output: Callable[[object, np.ndarray], np.ndarray] = _rules.discrete_output
+    round_costs: Callable[..., _rules.RoundCosts] = _rules.unit_costs
+    alpha: Callable[..., float | dict] = _rules.adaboost_alpha
+    update: Callable[..., np.ndarray] = _rules.exponential_update
+    vote: Callable[..., tuple[float, float]] = _rules.symmetric_vote
+    stop_after: Callable[..., bool | str] = _rules.stop_after_perfect_learner
+
+
+@cache
+def _parameter_names(rule) -> tuple[str, ...]:
+    return tuple(inspect.signature(rule).parameters)
+
+
+def _apply(rule, quantities):
+    """Call ``rule`` with the quantities its parameters name (a parameter naming none keeps its default)."""
+    names = _parameter_names(rule)
+    return rule(**{name: quantities[name] for name in names if name in quantities})
 
 
 class _ClonedEstimatorFitter:
@@ -233,7 +162,7 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
 
     Subclasses must not override ``fit`` (nor the prediction methods): they return a :class:`BoostingRules`
     from :meth:`_boosting_rules` and, where needed, override the narrow hooks :meth:`_fixed_costs`,
-    :meth:`_round_training_set` (or :meth:`_round_training_set_builder`) and :meth:`_default_estimator`.
+    :meth:`_round_training_set_builder` and :meth:`_default_estimator`.
 
     Labels may be any two values. Internally the positive class (``pos_label``, by default the minority
     class) is +1 and the other -1. ``decision_function`` follows scikit-learn's convention (positive values
@@ -312,18 +241,14 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
         """Per-sample fixed costs ``C_i`` for this fit, or ``None`` for variants without fixed costs."""
         return None
 
-    def _round_training_set(self, X, y01, weights, random_state):
-        """The weak learner's training set ``(X, y01, sample_weight)`` this round (default: the original)."""
-        return X, y01, weights
-
     def _round_training_set_builder(self, X, y01):
-        """Per-fit strategy ``(weights, random_state) -> (X, y01, sample_weight)`` giving each round's set.
+        """Per fit: the strategy ``(weights, random_state) -> (X, y01, sample_weight)`` giving each round's
+        training set (default: the original samples weighted by ``D^t``).
 
-        Called once per ``fit``; the default calls :meth:`_round_training_set` every round. A variant that
-        derives something round-independent from the training data (M2's minority neighbours) overrides
-        this to compute it once.
+        Called once per ``fit``, so a variant derives what does not change between rounds (M2's minority
+        neighbours) once.
         """
-        return partial(self._round_training_set, X, y01)
+        return lambda weights, random_state: (X, y01, weights)
 
     def _default_estimator(self):
         """Weak learner used when ``estimator=None``; ``None`` means the fast presorted decision stump."""
@@ -353,16 +278,23 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
         """
         self._validate_params()
         X, y = validate_data(self, X, y, dtype=[np.float64, np.float32])
-        y_signed, class_mass = self._encode_target(y, sample_weight)
+        class_mass = check_sample_weight(sample_weight, X.shape[0])
+        self.classes_, y01, self.pos_label_ = encode_binary_target(
+            y, self.pos_label, class_mass, estimator_name=type(self).__name__
+        )
+        y_signed = np.where(y01 == 1, 1.0, -1.0)
         if cost_matrix is not None:
             cost_matrix = check_cost_matrix(cost_matrix, X.shape[0])
-        fixed_costs = self._fixed_costs(y_signed, cost_matrix)
         rules = self._boosting_rules()
+        fit_quantities = {
+            "y": y_signed,
+            "class_mass": class_mass,
+            "fixed_costs": self._fixed_costs(y_signed, cost_matrix),
+        }
 
-        weights = _rules.normalise(rules.initial_weights(y_signed, fixed_costs) * class_mass)
+        weights, _ = _rules.normalise(_apply(rules.initial_weights, fit_quantities) * class_mass, y_signed)
         if weights is None:
             raise ValueError("the initial weights (initial distribution times sample_weight) sum to zero")
-        y01 = (y_signed > 0).astype(np.int64)
         random_state = check_random_state(self.random_state)
         fit_weak_learner = self._weak_learner_fitter(X)
         round_training_set = self._round_training_set_builder(X, y01)
@@ -372,36 +304,39 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
         self.final_distribution_ = weights
 
         for _ in range(self.n_estimators):
-            seed = int(random_state.randint(np.iinfo(np.int32).max))
-            X_round, y_round, weights_round = round_training_set(weights, random_state)
-            learner = fit_weak_learner(X_round, y_round, weights_round, seed)
+            seed = draw_seed(random_state)
+            learner = fit_weak_learner(*round_training_set(weights, random_state), seed)
             output = rules.weak_output(learner, X)
-            state = RoundState(
-                y=y_signed,
-                weights=weights,
-                output=output,
-                cumulative_votes=cumulative_votes,
-                class_mass=class_mass,
-                fixed_costs=fixed_costs,
-                weighted_error=_rules.weighted_error(weights, y_signed, output),
-            )
-            costs = rules.round_costs(state)
-            alpha = float(rules.alpha(state, costs))
+            quantities = {
+                **fit_quantities,
+                "weights": weights,
+                "output": output,
+                "cumulative_votes": cumulative_votes,
+                "weighted_error": _kernels.weighted_error(weights, y_signed, output),
+            }
+            costs = _apply(rules.round_costs, quantities)
+            quantities["costs"] = costs.per_sample
+            alpha = _apply(rules.alpha, quantities)
+            quantities.update(alpha if isinstance(alpha, dict) else {"alpha": alpha})
+            alpha = float(quantities["alpha"])
             if not (np.isfinite(alpha) and alpha > 0):
                 self.stop_reason_ = "non-positive alpha"
                 break
-            new_weights = _rules.normalise(rules.update(state, costs, alpha))
-            votes = rules.vote(state, alpha)
-            cumulative_votes = cumulative_votes + _rules.weighted_votes(output, votes)
-            fnr, fpr = _rules.class_error_rates(cumulative_votes, y_signed, class_mass)
+            new_weights, positive_share = _rules.normalise(_apply(rules.update, quantities), y_signed)
+            votes = _apply(rules.vote, quantities)
+            stop = _apply(rules.stop_after, quantities)
+            # adds this round's votes to cumulative_votes in place, counting the partial ensemble's errors
+            fnr, fpr = _rules.error_rates(
+                *_kernels.ensemble_confusion(cumulative_votes, output, *votes, y_signed, class_mass, True)
+            )
             self.estimators_.append(learner)
             vote_weights.append(votes)
             for key, value in (
                 ("alpha", alpha),
-                ("weighted_error", state.weighted_error),
+                ("weighted_error", quantities["weighted_error"]),
                 ("train_tpr", 1.0 - fnr),
                 ("train_tnr", 1.0 - fpr),
-                ("positive_weight_share", np.nan if new_weights is None else new_weights[y_signed > 0].sum()),
+                ("positive_weight_share", positive_share),
                 ("positive_cost", costs.positive),
                 ("negative_cost", costs.negative),
             ):
@@ -410,7 +345,6 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
                 self.stop_reason_ = "degenerate weights"
                 break
             self.final_distribution_ = new_weights
-            stop = rules.stop_after(state)
             if stop:
                 self.stop_reason_ = stop if isinstance(stop, str) else "perfect learner"
                 break
@@ -419,59 +353,15 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
         if not self.estimators_:
             raise ValueError(
                 f"{type(self).__name__}: the first weak learner has weighted error "
-                f"{state.weighted_error:.6g} and a non-positive weight alpha={alpha:.6g}, so no learner "
-                "could be kept: under this method's alpha rule (see its docstring) the first learner does "
-                "not improve on chance for these data and costs"
+                f"{quantities['weighted_error']:.6g} and a non-positive weight alpha={alpha:.6g}, so no "
+                "learner could be kept: under this method's alpha rule (see its docstring) the first learner "
+                "does not improve on chance for these data and costs"
             )
         self.trace_ = {key: np.asarray(values, dtype=float) for key, values in trace.items()}
         self.estimator_weights_ = self.trace_["alpha"].copy()
         self.estimator_errors_ = self.trace_["weighted_error"].copy()
         self.vote_weights_ = np.asarray(vote_weights, dtype=float).reshape(-1, 2)
         return self
-
-    def _encode_target(self, y, sample_weight):
-        """Check ``y``, ``sample_weight``; set ``classes_``, ``pos_label_``; return signed y and weights."""
-        check_classification_targets(y)
-        self.classes_ = np.unique(y)
-        name = type(self).__name__
-        if self.classes_.size == 1:
-            raise ValueError(f"{name} needs two classes in y, but y has only one class: {self.classes_[0]!r}")
-        if self.classes_.size > 2:
-            raise ValueError(
-                f"Only binary classification is supported. The type of the target is {type_of_target(y)}: "
-                f"y has {self.classes_.size} classes {self.classes_.tolist()}, {name} needs exactly two"
-            )
-        n_samples = y.shape[0]
-        if sample_weight is not None:
-            sample_weight = np.asarray(sample_weight)
-            if sample_weight.shape not in ((n_samples,), ()):
-                raise ValueError(
-                    f"sample_weight has shape {sample_weight.shape} but X and y have {n_samples} samples; "
-                    f"expected shape ({n_samples},)"
-                )
-            invalid = ~np.isfinite(sample_weight.astype(float)) | (sample_weight < 0)
-            if invalid.any():
-                rows = np.flatnonzero(np.broadcast_to(invalid, (n_samples,)))
-                raise ValueError(
-                    f"sample_weight must be finite and non-negative; bad values at rows {rows[:10].tolist()}"
-                    + (" ..." if rows.size > 10 else "")
-                )
-        class_mass = _check_sample_weight(sample_weight, np.empty((n_samples, 0)), ensure_non_negative=True)
-        mass_by_class = np.array([class_mass[y == label].sum() for label in self.classes_])
-        if (mass_by_class <= 0).any():
-            empty = self.classes_[mass_by_class <= 0][0]
-            raise ValueError(
-                f"{name} needs both classes to carry weight, but class {empty!r} has zero total sample_weight"
-            )
-        if self.pos_label is None:
-            self.pos_label_ = self.classes_[0] if mass_by_class[0] < mass_by_class[1] else self.classes_[1]
-        elif self.pos_label in self.classes_.tolist():
-            self.pos_label_ = self.pos_label
-        else:
-            raise ValueError(
-                f"pos_label={self.pos_label!r} is not one of the classes {self.classes_.tolist()}"
-            )
-        return np.where(y == self.pos_label_, 1.0, -1.0), class_mass
 
     def _weak_learner_fitter(self, X):
         """Strategy that fits one weak learner per round: ``(X, y01, weights, seed) -> fitted learner``.
@@ -575,14 +465,39 @@ BOOSTING_PARAMETERS_DOC = """
 """
 
 
+#: Parameters and attributes shared by the docstrings of the fixed-cost estimators.
+FIXED_COST_PARAMETERS_DOC = (
+    BOOSTING_PARAMETERS_DOC
+    + """    positive_cost : float, default=1.0 (AdaCost: 0.1)
+        ``C+``, the cost of misclassifying a positive (a false negative).
+    negative_cost : float, default=1.0 (AdaCost: 0.1)
+        ``C-``, the cost of misclassifying a negative (a false positive). The AdaCC paper fixes ``C+ = 1`` and
+        selects ``C-`` in {0.1, ..., 1.0} by F1 (Section 5.2).
+
+    Attributes
+    ----------
+    estimators_, estimator_weights_, estimator_errors_, vote_weights_, classes_, pos_label_, n_features_in_, \
+trace_, stop_reason_
+        See :class:`~algorithms.boosting._base.BaseBoostingClassifier`.
+
+    Notes
+    -----
+    Per-sample costs: ``C_i = C+`` for positives and ``C-`` for negatives, used as given. With
+    ``fit(..., cost_matrix=M)`` they are ``C_FN,i`` for positives and ``C_FP,i`` for negatives, normalised so
+    the largest is 1 (spec section 3), and the class costs are ignored.
+"""
+)
+
+
 class FixedCostBoostingClassifier(BaseBoostingClassifier):
     """Base of the fixed-cost variants (AdaCC Table 3): per-sample costs from class costs or ``cost_matrix``.
 
     Without ``cost_matrix`` the per-sample cost is ``C_i = positive_cost`` (C+, the cost of missing a
     positive) for positives and ``negative_cost`` (C-) for negatives. With ``cost_matrix``,
-    ``C_i = C_FN,i`` for positives and ``C_FP,i`` for negatives, normalised to max 1 (spec section 3). The
-    costs reach the rules as ``RoundState.fixed_costs``; :func:`fixed_round_costs` and
-    :func:`cost_proportional_initial_weights` are the usual bindings.
+    ``C_i = C_FN,i`` for positives and ``C_FP,i`` for negatives, normalised to max 1 (spec section 3;
+    :func:`~algorithms.boosting._rules.derive_fixed_costs`). The costs reach the rules as the quantity
+    ``fixed_costs``; :func:`~algorithms.boosting._rules.fixed_round_costs` and
+    :func:`~algorithms.boosting._rules.cost_proportional_initial_weights` are the usual bindings.
 
     Parameters
     ----------
@@ -615,6 +530,4 @@ class FixedCostBoostingClassifier(BaseBoostingClassifier):
         self.negative_cost = negative_cost
 
     def _fixed_costs(self, y, cost_matrix):
-        if cost_matrix is not None:
-            return _rules.example_costs_from_matrix(y, cost_matrix)
-        return _rules.costs_by_class(y, self.positive_cost, self.negative_cost)
+        return _rules.derive_fixed_costs(y, self.positive_cost, self.negative_cost, cost_matrix)

@@ -9,7 +9,10 @@ the shared loop hands rules the signed output ``2 p_t(+|x) - 1``, from which
 
 Two groups of functions live here:
 
-- the M2 round maths: pseudo-loss, ``beta_t``, the learner's vote ``ln(1 / beta_t)`` and the weight update;
+- the M2 round maths: ``beta_t``, the learner's vote ``ln(1 / beta_t)`` and the weight update. The
+  pseudo-loss ``eps_t = 1/2 sum_i D_t(i) (1 - h_t(x_i, y_i) + h_t(x_i, ybar_i))``, which is
+  ``sum_i D_t(i) (1 - p_t(y_i|x_i))`` (Algorithm 1, line 5), is the loop's weighted error of the output
+  ``2 p_t(+|x) - 1`` (:func:`algorithms.boosting._kernels.weighted_error`);
 - the synthetic minority samples of a round: the allotment ``g_i`` per minority sample (uniform for
   SMOTEBoost, weight-proportional for WOTBoost), the ``k`` nearest minority neighbours, the interpolation
   ``x_i + lambda (x_nn - x_i)`` and the children's weights.
@@ -25,7 +28,6 @@ from algorithms.boosting._rules import ERROR_FLOOR
 __all__ = [
     "largest_remainder_allotment",
     "m2_beta",
-    "m2_pseudo_loss",
     "m2_update",
     "m2_vote_weight",
     "minority_neighbours",
@@ -37,25 +39,6 @@ __all__ = [
 
 
 # ------------------------------------------------------------------------------------------ M2 round maths
-def m2_pseudo_loss(weights, y, output):
-    """Binary M2 pseudo-loss ``eps_t = 1/2 sum_i D_t(i) (1 - h_t(x_i, y_i) + h_t(x_i, ybar_i))``.
-
-    WOTBoost paper, Algorithm 1, line 5. With ``h_t(x, y) = p_t(y|x)`` this is
-    ``sum_i D_t(i) (1 - p_t(y_i|x_i))`` (spec section 5).
-
-    Parameters
-    ----------
-    weights : ndarray of shape (n_samples,)
-        ``D_t`` over the original samples (sums to 1).
-    y : ndarray of shape (n_samples,)
-        Signed labels, +1 positive, -1 negative.
-    output : ndarray of shape (n_samples,)
-        ``2 p_t(+|x_i) - 1``.
-    """
-    margin = y * output  # h_t(x_i, y_i) - h_t(x_i, ybar_i)
-    return float(np.dot(weights, 0.5 * (1.0 - margin)))
-
-
 def m2_beta(pseudo_loss):
     """``beta_t = eps_t / (1 - eps_t)`` (Alg. 1, line 6); ``eps_t`` is floored at ``1e-10``."""
     pseudo_loss = max(float(pseudo_loss), ERROR_FLOOR)

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from algorithms.boosting._base import BaseBoostingClassifier, BoostingRules
+from algorithms.boosting._base import BOOSTING_PARAMETERS_DOC, BaseBoostingClassifier, BoostingRules
 
 __all__ = ["AdaBoost"]
 
 
 class AdaBoost(BaseBoostingClassifier):
-    """Discrete AdaBoost for two classes (AdaCC paper, Algorithm 1).
+    __doc__ = (
+        """Discrete AdaBoost for two classes (AdaCC paper, Algorithm 1).
 
     ``D^1(i) = 1/n`` (times ``sample_weight``); each round fits the weak learner on ``D^t``, sets
     ``alpha_t = 1/2 ln((1 - e_t) / e_t)`` from its weighted error (Eq. 2), updates
@@ -19,24 +20,16 @@ class AdaBoost(BaseBoostingClassifier):
     The learner weights are half of scikit-learn's SAMME weights ``ln((1 - e) / e)``; the normalised
     distributions and the normalised score :meth:`decision_function` are the same. ``cost_matrix`` is
     accepted (and validated) but unused: AdaBoost is cost-blind.
-
-    Parameters
-    ----------
-    estimator : object, default=None
-        Weak learner (any classifier accepting ``sample_weight``); ``None`` is the fast decision stump.
-    n_estimators : int, default=50
-        Maximum number of rounds.
-    random_state : int, RandomState instance or None, default=None
-        Seed of the one random generator of ``fit``.
-    pos_label : label or None, default=None
-        Positive class; ``None`` takes the minority class.
-
+"""
+        + BOOSTING_PARAMETERS_DOC
+        + """
     Attributes
     ----------
     estimators_, estimator_weights_, estimator_errors_, vote_weights_, classes_, pos_label_, n_features_in_, \
 trace_, final_distribution_, stop_reason_
         See :class:`~algorithms.boosting._base.BaseBoostingClassifier`.
-    """
+"""
+    )
 
     def _boosting_rules(self) -> BoostingRules:
         return BoostingRules()

@@ -2,37 +2,65 @@
 
 from __future__ import annotations
 
-from algorithms.boosting._base import (
-    BoostingRules,
-    FixedCostBoostingClassifier,
+import numpy as np
+
+from algorithms.boosting import _kernels
+from algorithms.boosting._base import FIXED_COST_PARAMETERS_DOC, BoostingRules, FixedCostBoostingClassifier
+from algorithms.boosting._rules import (
+    ERROR_FLOOR,
+    cost_in_exponent_alpha,
+    cost_in_exponent_update,
+    cost_outside_exponent_alpha,
+    cost_outside_exponent_update,
     cost_proportional_initial_weights,
     fixed_round_costs,
 )
-from algorithms.boosting._fixed_cost_rules import (
-    FIXED_COST_PARAMETERS_DOC,
-    adac1_alpha_rule,
-    adac2_alpha_rule,
-    adac3_alpha_rule,
-    adac3_update_rule,
-    cost_in_exponent_update_rule,
-    cost_outside_exponent_update_rule,
+
+__all__ = [
+    "ADAC1_RULES",
+    "ADAC2_RULES",
+    "ADAC3_RULES",
+    "AdaC1",
+    "AdaC2",
+    "AdaC3",
+    "adac3_alpha",
+    "adac3_update",
+]
+
+
+def adac3_alpha(weights, y, output, costs):
+    """AdaC3's learner weight (AdaCC Table 3, Sun et al. 2007).
+
+    ``alpha_t = 1/2 ln((S + m) / (S - m))`` with ``S = sum_i C_i D^t(i)`` and
+    ``m = sum_{i: y_i = h_t(x_i)} C_i^2 D^t(i) - sum_{i: y_i != h_t(x_i)} C_i^2 D^t(i)
+    = sum_i C_i^2 D^t(i) y_i h_t(x_i)``.
+
+    Returns 0 when ``m <= 0`` (the learner does not help; the loop discards it and stops); ``S - m`` is
+    floored at ``2 * ERROR_FLOOR * S`` so a learner without errors gets a large finite weight.
+    """
+    cost_mass, _, margin, _ = _kernels.cost_weighted_sums(weights, y, output, costs)
+    if margin <= 0.0:
+        return 0.0
+    return 0.5 * float(np.log((cost_mass + margin) / max(cost_mass - margin, 2.0 * ERROR_FLOOR * cost_mass)))
+
+
+def adac3_update(weights, y, output, alpha, costs):
+    """AdaC3's update ``D^t(i) C_i exp(-C_i alpha_t y_i h_t(x_i))`` before normalisation (AdaCC Table 3)."""
+    return weights * costs * np.exp(-costs * alpha * y * output)
+
+
+_COST_PROPORTIONAL = {"initial_weights": cost_proportional_initial_weights, "round_costs": fixed_round_costs}
+
+#: AdaC1: costs inside the exponent (the alpha and update of AdaCC1's Eq. 12 and 7).
+ADAC1_RULES = BoostingRules(
+    **_COST_PROPORTIONAL, alpha=cost_in_exponent_alpha, update=cost_in_exponent_update
 )
-
-__all__ = ["ADAC1_RULES", "ADAC2_RULES", "ADAC3_RULES", "AdaC1", "AdaC2", "AdaC3"]
-
-_COST_PROPORTIONAL = {
-    "initial_weights": cost_proportional_initial_weights,
-    "round_costs": fixed_round_costs,
-}
-
-#: AdaC1: costs inside the exponent.
-ADAC1_RULES = BoostingRules(**_COST_PROPORTIONAL, alpha=adac1_alpha_rule, update=cost_in_exponent_update_rule)
-#: AdaC2: costs outside the exponent.
+#: AdaC2: costs outside the exponent (the alpha and update of AdaCC2's Eq. 18 and 14).
 ADAC2_RULES = BoostingRules(
-    **_COST_PROPORTIONAL, alpha=adac2_alpha_rule, update=cost_outside_exponent_update_rule
+    **_COST_PROPORTIONAL, alpha=cost_outside_exponent_alpha, update=cost_outside_exponent_update
 )
 #: AdaC3: costs inside and outside the exponent.
-ADAC3_RULES = BoostingRules(**_COST_PROPORTIONAL, alpha=adac3_alpha_rule, update=adac3_update_rule)
+ADAC3_RULES = BoostingRules(**_COST_PROPORTIONAL, alpha=adac3_alpha, update=adac3_update)
 
 _SHARED = """
     All three start from ``D^1(i) = C_i / sum_j C_j`` (Table 3), decide ``H(x) = sign(sum_t alpha_t h_t(x))``

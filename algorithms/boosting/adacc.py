@@ -29,97 +29,130 @@ from typing import ClassVar
 import numpy as np
 from sklearn.utils._param_validation import StrOptions
 
-from algorithms.boosting import _rules
-from algorithms.boosting._base import (
-    BOOSTING_PARAMETERS_DOC,
-    BaseBoostingClassifier,
-    BoostingRules,
+from algorithms.boosting import _kernels
+from algorithms.boosting._base import BOOSTING_PARAMETERS_DOC, BaseBoostingClassifier, BoostingRules
+from algorithms.boosting._rules import (
     RoundCosts,
-    RoundState,
+    adaboost_alpha,
+    cost_in_exponent_alpha,
+    cost_in_exponent_update,
+    cost_outside_exponent_alpha,
+    cost_outside_exponent_update,
+    costs_by_class,
+    error_rates,
+    misclassified,
 )
 
-__all__ = ["AdaCC1", "AdaCC2", "AdaNCC1", "AdaNCC2"]
+__all__ = ["ADACC_RULES", "AdaCC1", "AdaCC2", "AdaNCC1", "AdaNCC2"]
 
 
-def _vote_for_rates(state: RoundState, alpha: float, cumulative: bool) -> np.ndarray:
-    """Votes whose sign gives the rates of Eq. 5: ``H_{1:t}`` (cumulative) or ``h_t`` alone (AdaN-CC)."""
+# ------------------------------------------------------------------------------------- the rates of Eq. 5
+def ensemble_error_rates(y, output, cumulative_votes, class_mass, alpha, cumulative):
+    """``(FNR_{1:t}, FPR_{1:t})`` (Eq. 5) of ``H_{1:t}(x) = sign(sum_{j<t} alpha_j h_j(x) + alpha h_t(x))``.
+
+    Counted with ``class_mass`` (``sample_weight``; ones give the paper's ``/ |D+|`` and ``/ |D-|``); a zero
+    vote counts as a negative prediction. ``cumulative=False`` (AdaN-CC, Section 5.2) uses ``h_t`` alone.
+    """
     if cumulative:
-        return state.cumulative_votes + alpha * state.output
-    return state.output
+        counts = _kernels.ensemble_confusion(cumulative_votes, output, alpha, alpha, y, class_mass, False)
+    else:
+        counts = _kernels.confusion_mass(y, output, class_mass)
+    return error_rates(*counts)
 
 
-def published_costs(state: RoundState, *, cumulative: bool) -> RoundCosts:
-    """Round costs of the published AdaCC code: ``c+``, ``c-`` from the rates of ``H_{1:t}`` (spec s. 2)."""
-    alpha = _rules.log_odds_alpha(state.weighted_error)
-    rates = _rules.class_error_rates(_vote_for_rates(state, alpha, cumulative), state.y, state.class_mass)
-    positive_cost, negative_cost = _rules.class_costs_as_published(*rates)
-    per_sample = _rules.costs_by_class(state.y, positive_cost, negative_cost)
-    return RoundCosts(per_sample, positive_cost, negative_cost)
+# ------------------------------------------------------------------------- "reference": the published code
+def log_odds_alpha(weighted_error):
+    """The published code's learner weight ``alpha_t = ln((1 - e) / e)`` (no factor 1/2; spec section 2).
+
+    This is the SAMME weight for two classes (Zhu et al. 2009). ``e`` is floored at
+    :data:`~algorithms.boosting._rules.ERROR_FLOOR`; a result <= 0 (``e >= 1/2``) stops the loop.
+    """
+    return 2.0 * adaboost_alpha(weighted_error)
 
 
-def printed_costs(state: RoundState, *, cumulative: bool) -> RoundCosts:
-    """Round costs of AdaCC Eq. 6 with ``H_{1:t}`` built from the provisional ``alpha0 = 1/2 ln((1-e)/e)``."""
-    alpha0 = _rules.adaboost_alpha(state.weighted_error)
-    fnr, fpr = _rules.class_error_rates(_vote_for_rates(state, alpha0, cumulative), state.y, state.class_mass)
-    per_sample = _rules.cumulative_costs_as_printed(state.y, state.output, fnr, fpr)
+def class_costs_as_published(false_negative_rate, false_positive_rate):
+    """Class costs of the published code: ``c+ = 1 + FNR`` and ``c- = 1 + FPR``, the smaller reset to 1.
+
+    A tie keeps the cost on the positive class. Returns ``(c+, c-)``: the cost of a missed positive and of a
+    missed negative.
+    """
+    if false_negative_rate >= false_positive_rate:
+        return 1.0 + false_negative_rate, 1.0
+    return 1.0, 1.0 + false_positive_rate
+
+
+def published_costs(y, output, cumulative_votes, class_mass, weighted_error, *, cumulative):
+    """Round costs of the published code: ``c+``, ``c-`` from the rates of ``H_{1:t}`` with its alpha."""
+    rates = ensemble_error_rates(
+        y, output, cumulative_votes, class_mass, log_odds_alpha(weighted_error), cumulative
+    )
+    positive_cost, negative_cost = class_costs_as_published(*rates)
+    return RoundCosts(costs_by_class(y, positive_cost, negative_cost), positive_cost, negative_cost)
+
+
+def misclassified_cost_in_exponent_update(weights, y, output, alpha, costs):
+    """The published AdaCC1 update: ``D^t(i) exp(C_i alpha_t)`` for misclassified samples, others unchanged.
+
+    With ``alpha_t = ln((1 - e) / e)`` and unit costs it is the SAMME update, which normalises to the same
+    distribution as AdaCC Eq. 1.
+    """
+    return weights * np.exp(costs * alpha * misclassified(y, output))
+
+
+def misclassified_cost_outside_exponent_update(weights, y, output, alpha, costs):
+    """The published AdaCC2 update: ``D^t(i) C_i exp(alpha_t)`` for misclassified samples, others kept."""
+    return weights * np.where(misclassified(y, output), costs * np.exp(alpha), 1.0)
+
+
+# ------------------------------------------------------------------------------- "paper": Eq. 5-18 printed
+def cumulative_costs_as_printed(y, output, false_negative_rate, false_positive_rate):
+    """Per-sample cumulative costs ``C^t_i`` exactly as AdaCC Eq. 6 prints them.
+
+    ``C_i = 1 + FNR`` for a misclassified positive when ``FNR > FPR``; ``C_i = 1 + FPR`` for a misclassified
+    negative when ``FNR < FPR``; 1 otherwise (so a tie ``FNR == FPR`` gives every sample cost 1).
+    """
+    wrong = misclassified(y, output)
+    positive = y > 0
+    costs = np.ones_like(output, dtype=float)
+    if false_negative_rate > false_positive_rate:
+        costs[wrong & positive] = 1.0 + false_negative_rate
+    elif false_positive_rate > false_negative_rate:
+        costs[wrong & ~positive] = 1.0 + false_positive_rate
+    return costs
+
+
+def printed_costs(y, output, cumulative_votes, class_mass, weighted_error, *, cumulative):
+    """Round costs of Eq. 6, ``H_{1:t}`` built with the provisional ``alpha0 = 1/2 ln((1 - e) / e)``."""
+    alpha0 = adaboost_alpha(weighted_error)
+    fnr, fpr = ensemble_error_rates(y, output, cumulative_votes, class_mass, alpha0, cumulative)
+    per_sample = cumulative_costs_as_printed(y, output, fnr, fpr)
     return RoundCosts(per_sample, 1.0 + fnr if fnr > fpr else 1.0, 1.0 + fpr if fpr > fnr else 1.0)
 
 
-def published_alpha(state: RoundState, costs: RoundCosts) -> float:
-    """``alpha_t = ln((1 - e) / e)`` of the published code (spec section 2)."""
-    return _rules.log_odds_alpha(state.weighted_error)
-
-
-def _alpha_from(rule):
-    def alpha(state: RoundState, costs: RoundCosts) -> float:
-        return rule(state.weights, state.y, state.output, costs.per_sample)
-
-    alpha.__doc__ = rule.__doc__
-    return alpha
-
-
-def _update_from(rule):
-    def update(state: RoundState, costs: RoundCosts, alpha: float) -> np.ndarray:
-        return rule(state.weights, state.y, state.output, alpha, costs.per_sample)
-
-    update.__doc__ = rule.__doc__
-    return update
-
-
-def _published_rules(cost_placement: str, cumulative: bool) -> BoostingRules:
-    """Rules of the authors' published code (``formulation="reference"``)."""
-    return BoostingRules(
-        round_costs=partial(published_costs, cumulative=cumulative),
-        alpha=published_alpha,
-        update=_PUBLISHED_UPDATES[cost_placement],
-    )
-
-
-def _printed_rules(cost_placement: str, cumulative: bool) -> BoostingRules:
-    """Rules of the equations as printed (``formulation="paper"``)."""
-    alpha, update = _PRINTED_ALPHA_AND_UPDATE[cost_placement]
-    costs = partial(printed_costs, cumulative=cumulative)
-    return BoostingRules(round_costs=costs, alpha=alpha, update=update)
-
-
+# -------------------------------------------------------------------------------------------- rule records
 _PUBLISHED_UPDATES = {
-    "in exponent": _update_from(_rules.misclassified_cost_in_exponent_update),
-    "outside exponent": _update_from(_rules.misclassified_cost_outside_exponent_update),
+    "in exponent": misclassified_cost_in_exponent_update,
+    "outside exponent": misclassified_cost_outside_exponent_update,
 }
+#: Eq. 12 and 7 (AdaCC1), Eq. 18 and 14 (AdaCC2).
 _PRINTED_ALPHA_AND_UPDATE = {
-    "in exponent": (_alpha_from(_rules.cost_in_exponent_alpha), _update_from(_rules.cost_in_exponent_update)),
-    "outside exponent": (
-        _alpha_from(_rules.cost_outside_exponent_alpha),
-        _update_from(_rules.cost_outside_exponent_update),
-    ),
+    "in exponent": (cost_in_exponent_alpha, cost_in_exponent_update),
+    "outside exponent": (cost_outside_exponent_alpha, cost_outside_exponent_update),
 }
 
-_FORMULATIONS = {"reference": _published_rules, "paper": _printed_rules}
+
+def _adacc_rules(formulation: str, cost_placement: str, cumulative: bool) -> BoostingRules:
+    if formulation == "reference":
+        costs, alpha, update = published_costs, log_odds_alpha, _PUBLISHED_UPDATES[cost_placement]
+    else:
+        costs, (alpha, update) = printed_costs, _PRINTED_ALPHA_AND_UPDATE[cost_placement]
+    return BoostingRules(round_costs=partial(costs, cumulative=cumulative), alpha=alpha, update=update)
+
 
 #: Every AdaCC rule set, keyed by (formulation, cost placement, cumulative rates).
 ADACC_RULES: dict[tuple[str, str, bool], BoostingRules] = {
-    (formulation, placement, cumulative): build(placement, cumulative)
-    for formulation, build in _FORMULATIONS.items()
+    (formulation, placement, cumulative): _adacc_rules(formulation, placement, cumulative)
+    for formulation in ("reference", "paper")
     for placement in ("in exponent", "outside exponent")
     for cumulative in (True, False)
 }
@@ -146,7 +179,9 @@ class _CumulativeCostBoosting(BaseBoostingClassifier):
         return ADACC_RULES[(self.formulation, self._cost_placement, self._cumulative)]
 
 
-_PARAMETERS_DOC = BOOSTING_PARAMETERS_DOC + """    formulation : {"reference", "paper"}, default="reference"
+_PARAMETERS_DOC = (
+    BOOSTING_PARAMETERS_DOC
+    + """    formulation : {"reference", "paper"}, default="reference"
         ``"reference"``: the authors' published code; ``"paper"``: the equations as printed (see the module
         docstring for both and why the default is the published code).
 
@@ -164,6 +199,7 @@ trace_, final_distribution_, stop_reason_
     weighted by ``sample_weight`` (frequency weights); with unit weights they are the paper's counts
     ``/ |D+|`` and ``/ |D-|``. A zero ensemble vote counts as a negative prediction.
 """
+)
 
 
 class AdaCC1(_CumulativeCostBoosting):

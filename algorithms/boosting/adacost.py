@@ -7,26 +7,45 @@ from numbers import Real
 import numpy as np
 from sklearn.utils._param_validation import Interval
 
-from algorithms.boosting._base import (
-    BoostingRules,
-    FixedCostBoostingClassifier,
+from algorithms.boosting._base import FIXED_COST_PARAMETERS_DOC, BoostingRules, FixedCostBoostingClassifier
+from algorithms.boosting._rules import (
+    RoundCosts,
+    class_means,
+    cost_in_exponent_alpha,
+    cost_in_exponent_update,
     cost_proportional_initial_weights,
-)
-from algorithms.boosting._fixed_cost_rules import (
-    FIXED_COST_PARAMETERS_DOC,
-    adacost_alpha_rule,
-    adacost_round_costs,
-    cost_in_exponent_update_rule,
+    misclassified,
 )
 
-__all__ = ["ADACOST_RULES", "AdaCost"]
+__all__ = ["ADACOST_RULES", "AdaCost", "adacost_cost_factors", "adacost_round_costs"]
 
-#: AdaCost: ``D^1 ~ C``, ``beta_i`` from the costs, AdaC1's alpha and update with ``beta_i`` for ``C_i``.
+
+def adacost_cost_factors(y, output, costs):
+    """AdaCost's cost-adjustment ``beta_i`` (Fan et al. 1999, the "beta2" of Ting 2000; spec section 3).
+
+    ``beta_i = 1/2 (1 + C_i)`` when ``h_t`` misclassifies sample ``i`` and ``1/2 (1 - C_i)`` when it is right,
+    for costs ``C_i`` in [0, 1]. AdaCost then uses ``beta_i`` where AdaC1 uses ``C_i``:
+    ``r = sum_i D^t(i) y_i h_t(x_i) beta_i``, ``alpha_t = 1/2 ln((1 + r) / (1 - r))`` and
+    ``D^{t+1}(i) = D^t(i) exp(-alpha_t y_i h_t(x_i) beta_i) / Z_t``.
+    """
+    return np.where(misclassified(y, output), 0.5 * (1.0 + costs), 0.5 * (1.0 - costs))
+
+
+def adacost_round_costs(y, output, fixed_costs):
+    """AdaCost's round costs: ``beta_i`` per sample; the trace records ``beta`` of a misclassified sample."""
+    positive, negative = class_means(fixed_costs, y)
+    return RoundCosts(
+        adacost_cost_factors(y, output, fixed_costs), 0.5 * (1.0 + positive), 0.5 * (1.0 + negative)
+    )
+
+
+#: AdaCost: ``D^1 ~ C``, ``beta_i`` from the costs, AdaC1's alpha and update with ``beta_i`` for ``C_i``
+#: (``r <= 0`` gives alpha 0, which discards the learner and stops).
 ADACOST_RULES = BoostingRules(
     initial_weights=cost_proportional_initial_weights,
     round_costs=adacost_round_costs,
-    alpha=adacost_alpha_rule,
-    update=cost_in_exponent_update_rule,
+    alpha=cost_in_exponent_alpha,
+    update=cost_in_exponent_update,
 )
 
 

@@ -2,16 +2,26 @@
 
 from __future__ import annotations
 
-from algorithms.boosting._base import BoostingRules, FixedCostBoostingClassifier, fixed_round_costs
-from algorithms.boosting._fixed_cost_rules import (
-    FIXED_COST_PARAMETERS_DOC,
-    adamec_vote_rule,
-)
+from algorithms.boosting._base import FIXED_COST_PARAMETERS_DOC, BoostingRules, FixedCostBoostingClassifier
+from algorithms.boosting._rules import class_means, fixed_round_costs
 
-__all__ = ["ADAMEC_RULES", "AdaMEC"]
+__all__ = ["ADAMEC_RULES", "AdaMEC", "cost_weighted_vote"]
+
+
+def cost_weighted_vote(alpha, y, fixed_costs):
+    """AdaMEC's vote weights ``(c(+) alpha_t, c(-) alpha_t)`` (AdaCC Table 3, Nikolaou and Brown 2015).
+
+    With them the ensemble decides ``sign(sum_{y in {+1,-1}} c(y) sum_{t: h_t(x) = y} alpha_t h_t(x))``:
+    positive exactly when ``sum_{t: h_t = +1} alpha_t / sum_t alpha_t > c(-) / (c(+) + c(-))``. ``c(+)`` and
+    ``c(-)`` are the class means of the per-sample costs (the class costs themselves unless a ``cost_matrix``
+    gave costs per sample, since a new sample's own costs are unknown when it is classified).
+    """
+    positive_cost, negative_cost = class_means(fixed_costs, y)
+    return float(positive_cost * alpha), float(negative_cost * alpha)
+
 
 #: AdaMEC = AdaBoost's training with the cost-weighted vote ``(c(+) alpha_t, c(-) alpha_t)``.
-ADAMEC_RULES = BoostingRules(round_costs=fixed_round_costs, vote=adamec_vote_rule)
+ADAMEC_RULES = BoostingRules(round_costs=fixed_round_costs, vote=cost_weighted_vote)
 
 
 class AdaMEC(FixedCostBoostingClassifier):

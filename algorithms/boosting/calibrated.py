@@ -23,10 +23,10 @@ from sklearn.calibration import CalibratedClassifierCV
 from sklearn.model_selection import StratifiedKFold
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import HasMethods, Interval
-from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted, validate_data
 
-from algorithms.boosting import _rules
+from algorithms._validation import check_sample_weight, draw_seed, encode_binary_target
+from algorithms.boosting._rules import derive_fixed_costs
 from algorithms.boosting.adaboost import AdaBoost
 from algorithms.boosting.cgada import CGAda
 from algorithms.metrics import check_cost_matrix
@@ -111,7 +111,10 @@ class _CalibratedCostBoosting(ClassifierMixin, BaseEstimator):
         """
         self._validate_params()
         X, y = validate_data(self, X, y, dtype=np.float64)
-        y01, weights = self._encode_target(y, sample_weight)
+        weights = check_sample_weight(sample_weight, X.shape[0])
+        self.classes_, y01, self.pos_label_ = encode_binary_target(
+            y, self.pos_label, weights, estimator_name=type(self).__name__
+        )
         positives = int(y01.sum())
         smallest = min(positives, y01.size - positives)
         if smallest < self.calibration_folds:
@@ -119,14 +122,12 @@ class _CalibratedCostBoosting(ClassifierMixin, BaseEstimator):
                 f"calibration with calibration_folds={self.calibration_folds} needs at least that many "
                 f"samples of each class; the smaller class has {smallest}"
             )
-        y_signed = np.where(y01 == 1, 1.0, -1.0)
-        fit_params = {}
-        if cost_matrix is None:
-            costs = _rules.costs_by_class(y_signed, self.positive_cost, self.negative_cost)
-        else:
+        if cost_matrix is not None:
             cost_matrix = check_cost_matrix(cost_matrix, X.shape[0])
-            costs = _rules.example_costs_from_matrix(y_signed, cost_matrix)
-            fit_params["cost_matrix"] = cost_matrix
+        costs = derive_fixed_costs(
+            np.where(y01 == 1, 1.0, -1.0), self.positive_cost, self.negative_cost, cost_matrix
+        )
+        fit_params = {} if cost_matrix is None else {"cost_matrix": cost_matrix}
         self.class_costs_ = np.array([costs[y01 == 1].mean(), costs[y01 == 0].mean()])
         self.decision_threshold_ = minimum_expected_cost_threshold(*self.class_costs_)
 
@@ -134,13 +135,11 @@ class _CalibratedCostBoosting(ClassifierMixin, BaseEstimator):
         ensemble = self._ensemble_class(
             self.estimator,
             n_estimators=self.n_estimators,
-            random_state=random_state.randint(np.iinfo(np.int32).max),
+            random_state=draw_seed(random_state),
             pos_label=1,
             **self._ensemble_cost_params(),
         )
-        folds = StratifiedKFold(
-            self.calibration_folds, shuffle=True, random_state=random_state.randint(np.iinfo(np.int32).max)
-        )
+        folds = StratifiedKFold(self.calibration_folds, shuffle=True, random_state=draw_seed(random_state))
         self.calibrated_classifier_ = CalibratedClassifierCV(
             ensemble, method="sigmoid", cv=folds, ensemble=False
         )
@@ -154,33 +153,6 @@ class _CalibratedCostBoosting(ClassifierMixin, BaseEstimator):
         if self._ensemble_uses_costs:
             return {"positive_cost": self.positive_cost, "negative_cost": self.negative_cost}
         return {}
-
-    def _encode_target(self, y, sample_weight):
-        """Set ``classes_`` and ``pos_label_`` (the minority class by weight unless given); return 0/1
-        labels."""
-        check_classification_targets(y)
-        self.classes_ = np.unique(y)
-        name = type(self).__name__
-        if self.classes_.size != 2:
-            raise ValueError(
-                f"Only binary classification is supported: y has {self.classes_.size} class(es) "
-                f"{self.classes_.tolist()}, {name} needs exactly two"
-            )
-        weights = _check_sample_weight(sample_weight, np.empty((y.shape[0], 0)), ensure_non_negative=True)
-        mass = np.array([weights[y == label].sum() for label in self.classes_])
-        if (mass <= 0).any():
-            raise ValueError(
-                f"{name} needs both classes to carry weight; class {self.classes_[mass <= 0][0]!r} has none"
-            )
-        if self.pos_label is None:
-            self.pos_label_ = self.classes_[0] if mass[0] < mass[1] else self.classes_[1]
-        elif self.pos_label in self.classes_.tolist():
-            self.pos_label_ = self.pos_label
-        else:
-            raise ValueError(
-                f"pos_label={self.pos_label!r} is not one of the classes {self.classes_.tolist()}"
-            )
-        return (y == self.pos_label_).astype(np.int64), weights
 
     # -------------------------------------------------------------------------------------------- prediction
     def _positive_probability(self, X):

@@ -2,15 +2,10 @@
 
 from __future__ import annotations
 
-from algorithms.boosting._base import (
-    BoostingRules,
-    FixedCostBoostingClassifier,
-    cost_proportional_initial_weights,
-    fixed_round_costs,
-)
-from algorithms.boosting._fixed_cost_rules import FIXED_COST_PARAMETERS_DOC
+from algorithms.boosting._base import FIXED_COST_PARAMETERS_DOC, BoostingRules, FixedCostBoostingClassifier
+from algorithms.boosting._rules import cost_proportional_initial_weights, fixed_round_costs
 
-__all__ = ["CGAda", "CGADA_RULES"]
+__all__ = ["CGADA_RULES", "CGAda"]
 
 #: CGAda = AdaBoost started from ``D^1(i) = C_i / sum_j C_j``.
 CGADA_RULES = BoostingRules(initial_weights=cost_proportional_initial_weights, round_costs=fixed_round_costs)

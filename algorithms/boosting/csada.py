@@ -10,23 +10,119 @@ error ``epsilon_t`` of step 6 that ``alpha_t`` is computed from; ``"distribution
 
 from __future__ import annotations
 
+from functools import partial
 from numbers import Real
 
 import numpy as np
 from sklearn.utils._param_validation import Interval, StrOptions
 
+from algorithms.boosting import _kernels
 from algorithms.boosting._base import BaseBoostingClassifier, BoostingRules
-from algorithms.boosting._fixed_cost_rules import (
-    balanced_error_alpha_rule,
-    confusion_round_costs,
-    cost_in_exponent_update_rule,
+from algorithms.boosting._rules import (
+    RoundCosts,
+    adaboost_alpha,
+    class_means,
+    cost_in_exponent_update,
+    error_rates,
+    misclassified,
 )
 
-__all__ = ["CSADA_RULES", "CostSensitiveAdaBoost"]
+__all__ = [
+    "CSADA_RULES",
+    "CostSensitiveAdaBoost",
+    "balanced_error",
+    "class_predictive_values",
+    "confusion_cost_factors",
+    "round_training_set",
+]
+
+
+def balanced_error(weights, y, output):
+    """Algorithm 2's error ``epsilon_t = (epsilon_p + epsilon_n) / 2`` (step 6; spec section 4).
+
+    ``epsilon_p`` and ``epsilon_n`` are class-conditional: the weight ``D^t`` of the misclassified positives
+    (negatives) divided by the weight of all positives (negatives), i.e. the FNR and FPR of ``h_t`` in
+    {-1, +1} weighted by ``D^t``. A class without weight has error 0.
+    """
+    error_positive, error_negative = error_rates(*_kernels.confusion_mass(y, output, weights))
+    return 0.5 * (error_positive + error_negative)
+
+
+def balanced_error_alpha(weights, y, output):
+    """Algorithm 2's ``alpha_t = 1/2 ln((1 - epsilon_t) / epsilon_t)`` with the balanced error (step 7)."""
+    return adaboost_alpha(balanced_error(weights, y, output))
+
+
+def class_predictive_values(true_positive, false_positive, true_negative, false_negative):
+    """``(TP / (TP + FP), TN / (TN + FN))``: precision and negative predictive value of ``h_t`` (Algorithm 2).
+
+    A ratio with an empty denominator (``h_t`` predicts no sample of that side) is taken as 1: without
+    predictions on a side there is no wrong one. (Such a one-class ``h_t`` has balanced error 1/2, so
+    Algorithm 2 never keeps it; the convention only keeps the function total.)
+    """
+
+    def ratio(right, wrong):
+        return right / (right + wrong) if right + wrong > 0 else 1.0
+
+    return ratio(true_positive, false_positive), ratio(true_negative, false_negative)
+
+
+def confusion_cost_factors(y, output, outcome_costs, predictive_values):
+    """Algorithm 2's ``beta_i`` (step 8; spec section 4).
+
+    ``beta_i = TP/(TP+FP) c10`` for a false negative, ``TN/(TN+FN) c01`` for a false positive,
+    ``TP/(TP+FP) c11`` for a true positive and ``TN/(TN+FN) c00`` for a true negative.
+
+    Parameters
+    ----------
+    y, output : ndarray of shape (n_samples,)
+        Signed labels and ``h_t(x_i)`` in {-1, +1}.
+    outcome_costs : ndarray of shape (n_samples, 2)
+        Per sample, its cost when misclassified (``c10`` for a positive, ``c01`` for a negative) and when
+        classified correctly (``c11`` for a positive, ``c00`` for a negative).
+    predictive_values : tuple of float
+        ``(TP/(TP+FP), TN/(TN+FN))`` of ``h_t`` (:func:`class_predictive_values`).
+    """
+    precision, negative_predictive_value = predictive_values
+    wrong = misclassified(y, output)
+    factor = np.where(y > 0, precision, negative_predictive_value)
+    return factor * np.where(wrong, outcome_costs[:, 0], outcome_costs[:, 1])
+
+
+def confusion_round_costs(y, output, fixed_costs, class_mass):
+    """Algorithm 2's ``beta_i`` from the confusion counts of ``h_t`` (counted with ``sample_weight``).
+
+    The trace records the ``beta`` of a misclassified positive (``TP/(TP+FP)`` times the class mean of
+    ``c10``) and of a misclassified negative (``TN/(TN+FN)`` times the class mean of ``c01``).
+    """
+    predictive_values = class_predictive_values(*_kernels.confusion_mass(y, output, class_mass))
+    positive, negative = class_means(fixed_costs[:, 0], y)
+    return RoundCosts(
+        confusion_cost_factors(y, output, fixed_costs, predictive_values),
+        predictive_values[0] * positive,
+        predictive_values[1] * negative,
+    )
+
+
+def round_training_set(X, y01, weights, random_state, *, balanced, resample):
+    """Step 5's training set: all samples with the fitting weights, or a bootstrap sample drawn by them.
+
+    The fitting weights are ``D^t``, rescaled so that each class carries mass 1/2 when ``balanced``;
+    ``resample`` draws ``n`` samples with replacement with those weights as probabilities.
+    """
+    positive = y01 == 1
+    class_mass = weights[positive].sum(), weights[~positive].sum()
+    if balanced and min(class_mass) > 0:
+        weights = np.where(positive, weights / (2.0 * class_mass[0]), weights / (2.0 * class_mass[1]))
+    if not resample:
+        return X, y01, weights
+    drawn = random_state.choice(X.shape[0], size=X.shape[0], replace=True, p=weights / weights.sum())
+    return X[drawn], y01[drawn], np.full(drawn.size, 1.0 / drawn.size)
+
 
 #: Algorithm 2: uniform ``D^1``, balanced-error alpha, confusion-count ``beta_i`` inside the exponent.
 CSADA_RULES = BoostingRules(
-    round_costs=confusion_round_costs, alpha=balanced_error_alpha_rule, update=cost_in_exponent_update_rule
+    round_costs=confusion_round_costs, alpha=balanced_error_alpha, update=cost_in_exponent_update
 )
 
 
@@ -183,14 +279,11 @@ trace_, stop_reason_
         largest = wrong.max()
         return np.column_stack([wrong, right]) / largest
 
-    def _round_training_set(self, X, y01, weights, random_state):
-        """Step 5: all samples weighted by ``D^t`` (class-balanced by default), or (``resample=True``) a
-        bootstrap sample drawn with those weights as probabilities."""
-        positive = y01 == 1
-        class_mass = weights[positive].sum(), weights[~positive].sum()
-        if self.weak_learner_weights == "balanced" and min(class_mass) > 0:
-            weights = np.where(positive, weights / (2.0 * class_mass[0]), weights / (2.0 * class_mass[1]))
-        if not self.resample:
-            return X, y01, weights
-        drawn = random_state.choice(X.shape[0], size=X.shape[0], replace=True, p=weights / weights.sum())
-        return X[drawn], y01[drawn], np.full(drawn.size, 1.0 / drawn.size)
+    def _round_training_set_builder(self, X, y01):
+        return partial(
+            round_training_set,
+            X,
+            y01,
+            balanced=self.weak_learner_weights == "balanced",
+            resample=self.resample,
+        )

@@ -2,31 +2,36 @@
 
 from __future__ import annotations
 
-from algorithms.boosting._base import (
-    BoostingRules,
-    FixedCostBoostingClassifier,
+import numpy as np
+
+from algorithms.boosting._base import FIXED_COST_PARAMETERS_DOC, BoostingRules, FixedCostBoostingClassifier
+from algorithms.boosting._rules import (
+    cost_outside_exponent_update,
     cost_proportional_initial_weights,
     fixed_round_costs,
 )
-from algorithms.boosting._fixed_cost_rules import (
-    FIXED_COST_PARAMETERS_DOC,
-    cost_outside_exponent_update_rule,
-    csb1_update_rule,
-)
 
-__all__ = ["CSB1", "CSB1_RULES", "CSB2", "CSB2_RULES"]
+__all__ = ["CSB1", "CSB1_RULES", "CSB2", "CSB2_RULES", "csb1_update"]
+
+
+def csb1_update(weights, y, output, costs):
+    """CSB1's update ``D^t(i) C_i exp(-y_i h_t(x_i))`` before normalisation (AdaCC Table 3, Ting 2000).
+
+    Unlike every other variant the exponent carries no ``alpha_t``; ``alpha_t`` (AdaBoost's, Eq. 2) only
+    weighs the learner's vote.
+    """
+    return weights * costs * np.exp(-y * output)
+
 
 #: CSB1: ``D^1 ~ C``, AdaBoost's alpha, update ``D C exp(-y h)`` (no alpha in the exponent).
 CSB1_RULES = BoostingRules(
-    initial_weights=cost_proportional_initial_weights,
-    round_costs=fixed_round_costs,
-    update=csb1_update_rule,
+    initial_weights=cost_proportional_initial_weights, round_costs=fixed_round_costs, update=csb1_update
 )
 #: CSB2: ``D^1 ~ C``, AdaBoost's alpha, update ``D C exp(-alpha y h)``.
 CSB2_RULES = BoostingRules(
     initial_weights=cost_proportional_initial_weights,
     round_costs=fixed_round_costs,
-    update=cost_outside_exponent_update_rule,
+    update=cost_outside_exponent_update,
 )
 
 

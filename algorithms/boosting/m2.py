@@ -25,13 +25,7 @@ from sklearn.tree import DecisionTreeClassifier
 from sklearn.utils._param_validation import HasMethods, Interval
 
 from algorithms.boosting import _m2_rules
-from algorithms.boosting._base import (
-    BaseBoostingClassifier,
-    BoostingRules,
-    RoundCosts,
-    RoundState,
-    probability_output,
-)
+from algorithms.boosting._base import BaseBoostingClassifier, BoostingRules
 
 __all__ = [
     "M2_RULES",
@@ -40,6 +34,7 @@ __all__ = [
     "SMOTEBoost",
     "SyntheticMinorityRounds",
     "WOTBoost",
+    "probability_output",
 ]
 
 #: Depth of the default weak learner, a CART tree with ``predict_proba``. The papers do not give one. On two
@@ -48,20 +43,27 @@ __all__ = [
 WEAK_LEARNER_MAX_DEPTH = 3
 
 
-def m2_alpha_rule(state: RoundState, costs: RoundCosts) -> float:
-    """``ln(1 / beta_t)`` from the pseudo-loss on the original samples (Algorithm 1, lines 5-6 and output)."""
-    return _m2_rules.m2_vote_weight(_m2_rules.m2_pseudo_loss(state.weights, state.y, state.output))
+def probability_output(learner, X):
+    """Real-valued ``h_t(x) = 2 p_t(+|x) - 1`` in [-1, 1] from ``predict_proba`` (binary AdaBoost.M2)."""
+    positive_column = int(np.flatnonzero(learner.classes_ == 1)[0])
+    return 2.0 * learner.predict_proba(X)[:, positive_column] - 1.0
 
 
-def m2_update_rule(state: RoundState, costs: RoundCosts, alpha: float) -> np.ndarray:
-    """``D_t(i) beta_t^{1/2 (1 + h_t(x_i, y_i) - h_t(x_i, ybar_i))}`` on the original samples (spec s. 5)."""
-    beta = _m2_rules.m2_beta(_m2_rules.m2_pseudo_loss(state.weights, state.y, state.output))
-    return _m2_rules.m2_update(state.weights, state.y, state.output, beta)
+def m2_alpha(weighted_error):
+    """The learner's vote ``ln(1 / beta_t)`` and ``beta_t`` from the pseudo-loss (Algorithm 1, lines 5-6).
+
+    The loop's weighted error of the output ``2 p_t(+|x) - 1`` is M2's pseudo-loss ``eps_t`` on the original
+    samples; ``beta_t`` goes on to the update (:func:`~algorithms.boosting._m2_rules.m2_update`).
+    """
+    return {
+        "alpha": _m2_rules.m2_vote_weight(weighted_error),
+        "beta": _m2_rules.m2_beta(weighted_error),
+    }
 
 
-#: Binary AdaBoost.M2: probabilistic weak output, pseudo-loss, ``ln(1/beta_t)`` votes, the standard update.
+#: Binary AdaBoost.M2: probabilistic weak output, ``ln(1/beta_t)`` votes, the standard update with ``beta_t``.
 #: Initial weights (uniform), symmetric votes and the stop after a zero pseudo-loss are the loop's defaults.
-M2_RULES = BoostingRules(weak_output=probability_output, alpha=m2_alpha_rule, update=m2_update_rule)
+M2_RULES = BoostingRules(weak_output=probability_output, alpha=m2_alpha, update=_m2_rules.m2_update)
 
 
 class M2BoostingClassifier(BaseBoostingClassifier):
@@ -159,10 +161,6 @@ trace_, final_distribution_, stop_reason_
     def _round_training_set_builder(self, X, y01):
         """Per fit: the minority samples, ``N`` and the neighbour graph, computed once for every round."""
         return SyntheticMinorityRounds(X, y01, self._synthetic_count(y01), self.k_neighbors, self._allot)
-
-    def _round_training_set(self, X, y01, weights, random_state):
-        """One round's set: original samples with ``D_t`` plus ``N`` synthetic positives (class 1)."""
-        return self._round_training_set_builder(X, y01)(weights, random_state)
 
     def _synthetic_count(self, y01):
         """``N``: ``n_synthetic``, or ``#negatives - #positives`` (at least 0) when it is ``None``."""

@@ -2,27 +2,88 @@
 
 from __future__ import annotations
 
-from algorithms.boosting._base import BaseBoostingClassifier, BoostingRules
-from algorithms.boosting._fixed_cost_rules import (
-    rareboost_alpha_rule,
-    rareboost_stop_rule,
-    rareboost_update_rule,
-    rareboost_vote_rule,
-)
+import numpy as np
 
-__all__ = ["RAREBOOST_RULES", "RareBoost"]
+from algorithms.boosting import _kernels
+from algorithms.boosting._base import BOOSTING_PARAMETERS_DOC, BaseBoostingClassifier, BoostingRules
+from algorithms.boosting._rules import ERROR_FLOOR
+
+__all__ = [
+    "RAREBOOST_CONDITION_VIOLATED",
+    "RAREBOOST_RULES",
+    "RareBoost",
+    "rareboost_alpha",
+    "rareboost_update",
+]
+
+#: ``stop_reason_`` of a RareBoost fit that stopped after a round violating ``TP > FP`` or ``TN > FN``.
+RAREBOOST_CONDITION_VIOLATED = "RareBoost condition violated (TP <= FP or TN <= FN)"
+
+
+def _side_weight(right, wrong):
+    """``1/2 ln(right / wrong)``, 0 unless ``right > wrong``; ``wrong`` floored at ``ERROR_FLOOR``."""
+    if right <= wrong:
+        return 0.0
+    return 0.5 * float(np.log(right / max(wrong, ERROR_FLOOR)))
+
+
+def rareboost_alpha(weights, y, output):
+    """RareBoost's two learner weights, computed once per round (AdaCC Table 3, Joshi et al. 2001).
+
+    ``alpha+_t = 1/2 ln(TP_t / FP_t)`` for samples ``h_t`` predicts positive and ``alpha-_t = 1/2 ln(TN_t /
+    FN_t)`` for those it predicts negative, from counts weighted by ``D^t``. RareBoost requires ``TP > FP``
+    and ``TN > FN``; when either fails (including an empty side, e.g. ``TN = FN = 0``) the matching weight is
+    0 (that side then neither votes nor reweighs) and the loop stops (spec section 3). ``FP`` and ``FN`` are
+    floored at :data:`~algorithms.boosting._rules.ERROR_FLOOR`, so an error-free side gets a large finite
+    weight.
+
+    Returns
+    -------
+    dict
+        ``alpha = max(alpha+_t, alpha-_t)``, positive when at least one side of ``h_t`` is reliable (a learner
+        with ``TP <= FP`` *and* ``TN <= FN`` is discarded), and ``side_alphas = (alpha+_t, alpha-_t)`` for the
+        update, the vote and the stop rule of the round.
+    """
+    true_positive, false_positive, true_negative, false_negative = _kernels.confusion_mass(y, output, weights)
+    side_alphas = _side_weight(true_positive, false_positive), _side_weight(true_negative, false_negative)
+    return {"alpha": max(side_alphas), "side_alphas": side_alphas}
+
+
+def rareboost_update(weights, y, output, side_alphas):
+    """RareBoost's update ``D^t(i) exp(-alpha^{+,-}_t y_i h_t(x_i))`` before normalisation (AdaCC Table 3).
+
+    ``alpha+_t`` reweighs the samples ``h_t`` predicts positive, ``alpha-_t`` those it predicts negative.
+    """
+    alpha_positive, alpha_negative = side_alphas
+    return weights * np.exp(-np.where(output >= 0, alpha_positive, alpha_negative) * y * output)
+
+
+def rareboost_vote(side_alphas):
+    """RareBoost's vote ``(alpha+_t, alpha-_t)`` (AdaCC Table 3).
+
+    ``H(x) = sign(sum_{t: h_t >= 0} a+_t h_t(x) + sum_{t: h_t < 0} a-_t h_t(x))``.
+    """
+    return side_alphas
+
+
+def rareboost_stop(weighted_error, side_alphas):
+    """Stop after a learner without weighted errors or one that violates ``TP > FP`` or ``TN > FN``."""
+    if weighted_error <= 0.0:
+        return "perfect learner"
+    if min(side_alphas) <= 0.0:
+        return RAREBOOST_CONDITION_VIOLATED
+    return False
+
 
 #: RareBoost: separate weights for positive and negative predictions in the update and in the vote.
 RAREBOOST_RULES = BoostingRules(
-    alpha=rareboost_alpha_rule,
-    update=rareboost_update_rule,
-    vote=rareboost_vote_rule,
-    stop_after=rareboost_stop_rule,
+    alpha=rareboost_alpha, update=rareboost_update, vote=rareboost_vote, stop_after=rareboost_stop
 )
 
 
 class RareBoost(BaseBoostingClassifier):
-    """RareBoost: one learner weight per predicted side (AdaCC paper, Table 3).
+    __doc__ = (
+        """RareBoost: one learner weight per predicted side (AdaCC paper, Table 3).
 
     ``D^1(i) = 1/n``. Each round, from the counts ``TP_t, FP_t, TN_t, FN_t`` of ``h_t`` weighted by ``D^t``:
     ``alpha+_t = 1/2 ln(TP_t / FP_t)`` and ``alpha-_t = 1/2 ln(TN_t / FN_t)``. A sample ``h_t`` predicts
@@ -38,18 +99,9 @@ class RareBoost(BaseBoostingClassifier):
     learner that violates both conditions is no better than chance: it is discarded (``"non-positive
     alpha"``), and if it is the first, ``fit`` raises. A side without errors gets the large finite weight of
     an error floored at ``1e-10``. RareBoost uses no costs: ``cost_matrix`` is validated and ignored.
-
-    Parameters
-    ----------
-    estimator : object, default=None
-        Weak learner (any classifier accepting ``sample_weight``); ``None`` is the fast decision stump.
-    n_estimators : int, default=50
-        Maximum number of rounds ``T``.
-    random_state : int, RandomState instance or None, default=None
-        Seed of the one random generator of ``fit``.
-    pos_label : label or None, default=None
-        Positive class; ``None`` takes the minority class.
-
+"""
+        + BOOSTING_PARAMETERS_DOC
+        + """
     Attributes
     ----------
     vote_weights_ : ndarray of shape (n_rounds, 2)
@@ -59,7 +111,8 @@ class RareBoost(BaseBoostingClassifier):
     estimators_, estimator_errors_, classes_, pos_label_, n_features_in_, trace_, stop_reason_
         See :class:`~algorithms.boosting._base.BaseBoostingClassifier`. :meth:`decision_function` divides the
         vote by ``sum_t max(alpha+_t, alpha-_t)``.
-    """
+"""
+    )
 
     def _boosting_rules(self) -> BoostingRules:
         return RAREBOOST_RULES

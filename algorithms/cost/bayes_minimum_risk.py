@@ -24,7 +24,8 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, column_or_1d, validate_data
 
-from algorithms.cost._inputs import encode_binary_target, example_costs
+from algorithms._validation import draw_seed, encode_binary_target
+from algorithms.cost._inputs import example_costs
 from algorithms.metrics import check_cost_matrix
 
 __all__ = [
@@ -143,7 +144,9 @@ class BayesMinimumRiskClassifier(MetaEstimatorMixin, ClassifierMixin, BaseEstima
         self._validate_params()
         X, y = validate_data(self, X, y, dtype=np.float64)
         y = column_or_1d(y, warn=True)
-        self.classes_, y01, self.pos_label_ = encode_binary_target(y, self.pos_label)
+        self.classes_, y01, self.pos_label_ = encode_binary_target(
+            y, self.pos_label, estimator_name=type(self).__name__
+        )
         self.positive_index_ = int(np.flatnonzero(self.classes_ == self.pos_label_)[0])
         weights = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
         costs = example_costs(cost_matrix, X.shape[0])
@@ -157,8 +160,8 @@ class BayesMinimumRiskClassifier(MetaEstimatorMixin, ClassifierMixin, BaseEstima
             )
         folds = self.cv
         if isinstance(self.cv, Integral):
-            folds = StratifiedKFold(self.cv, shuffle=True, random_state=rng.randint(np.iinfo(np.int32).max))
-        estimator_seed = rng.randint(np.iinfo(np.int32).max)
+            folds = StratifiedKFold(self.cv, shuffle=True, random_state=draw_seed(rng))
+        estimator_seed = draw_seed(rng)
         fit_weights = None if sample_weight is None else weights
         if self.estimator is None:
             # The default estimators are built here, so they can request sample_weight; metadata routing

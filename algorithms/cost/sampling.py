@@ -24,7 +24,7 @@ from imblearn.base import BaseSampler
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval
 
-from algorithms.cost._inputs import encode_binary_target
+from algorithms._validation import encode_binary_target
 from algorithms.metrics import check_cost_matrix
 
 __all__ = ["CostProportionateOverSampler", "CostProportionateRejectionSampler", "misclassification_costs"]
@@ -71,7 +71,7 @@ class _CostProportionateSampler(BaseSampler):
         return super().fit_resample(X, y, cost_matrix=cost_matrix)
 
     def _normalised_weights(self, y, cost_matrix):
-        _, y01, self.pos_label_ = encode_binary_target(y, self.pos_label)
+        _, y01, self.pos_label_ = encode_binary_target(y, self.pos_label, estimator_name=type(self).__name__)
         weights = misclassification_costs(y01, check_cost_matrix(cost_matrix, y01.shape[0]))
         reference = float(np.quantile(weights, self.weight_quantile))
         if reference <= 0:

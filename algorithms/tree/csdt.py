@@ -12,7 +12,8 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, column_or_1d, validate_data
 
-from algorithms.cost._inputs import encode_binary_target, example_costs
+from algorithms._validation import draw_seed, encode_binary_target
+from algorithms.cost._inputs import example_costs
 from algorithms.tree._builder import GrowthLimits, grow_tree
 from algorithms.tree._criteria import CRITERIA
 from algorithms.tree._export import export_graphviz, export_text
@@ -181,7 +182,9 @@ class CostSensitiveDecisionTreeClassifier(ClassifierMixin, BaseEstimator):
         self._validate_params()
         X, y = validate_data(self, X, y, dtype=np.float64)
         y = column_or_1d(y, warn=True)
-        self.classes_, y01, self.pos_label_ = encode_binary_target(y, self.pos_label)
+        self.classes_, y01, self.pos_label_ = encode_binary_target(
+            y, self.pos_label, estimator_name=type(self).__name__
+        )
         self.positive_index_ = int(np.flatnonzero(self.classes_ == self.pos_label_)[0])
         costs = example_costs(cost_matrix, X.shape[0])
         weights = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
@@ -238,7 +241,7 @@ class CostSensitiveDecisionTreeClassifier(ClassifierMixin, BaseEstimator):
             )
         stratify = np.bincount(y01, minlength=2).min() >= 2 and n_validation >= 2
         splitter = (StratifiedShuffleSplit if stratify else ShuffleSplit)(
-            n_splits=1, test_size=n_validation, random_state=rng.randint(np.iinfo(np.int32).max)
+            n_splits=1, test_size=n_validation, random_state=draw_seed(rng)
         )
         train, held_out = next(splitter.split(X, y01))
         validation_set = (X[held_out], y01[held_out], costs[held_out], weights[held_out])

@@ -15,8 +15,8 @@ from sklearn.ensemble import AdaBoostClassifier
 from sklearn.tree import DecisionTreeClassifier
 
 from algorithms.boosting import AdaBoost, AdaCC1, AdaCC2, BaseBoostingClassifier, BoostingRules
-from algorithms.boosting._base import adaboost_alpha_rule, unit_costs
-from algorithms.boosting.adacc import _PRINTED_ALPHA_AND_UPDATE, _PUBLISHED_UPDATES, published_alpha
+from algorithms.boosting._rules import adaboost_alpha, unit_costs
+from algorithms.boosting.adacc import _PRINTED_ALPHA_AND_UPDATE, _PUBLISHED_UPDATES, log_odds_alpha
 
 
 @pytest.fixture(scope="module")
@@ -87,7 +87,7 @@ def test_printed_adacc_rules_with_unit_costs_are_adaboost(tie_free_data, placeme
 def test_published_adacc_rules_with_unit_costs_are_samme(tie_free_data, placement):
     """The published updates with unit costs are SAMME: alphas twice AdaBoost's, same distributions."""
     X, y = tie_free_data
-    rules = BoostingRules(round_costs=unit_costs, alpha=published_alpha, update=_PUBLISHED_UPDATES[placement])
+    rules = BoostingRules(round_costs=unit_costs, alpha=log_odds_alpha, update=_PUBLISHED_UPDATES[placement])
     unit = _variant(rules)(n_estimators=30).fit(X, y)
     adaboost = AdaBoost(n_estimators=30).fit(X, y)
     np.testing.assert_allclose(unit.estimator_weights_, 2.0 * adaboost.estimator_weights_, rtol=1e-10)
@@ -96,7 +96,7 @@ def test_published_adacc_rules_with_unit_costs_are_samme(tie_free_data, placemen
 
 
 def test_adaboost_binding_is_the_default_rule_set():
-    assert BoostingRules().alpha is adaboost_alpha_rule
+    assert BoostingRules().alpha is adaboost_alpha
 
 
 @pytest.mark.parametrize("estimator_class", [AdaCC1, AdaCC2])

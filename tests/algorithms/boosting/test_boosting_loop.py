@@ -12,12 +12,9 @@ from sklearn.tree import DecisionTreeClassifier
 
 from algorithms import METHODS, metrics
 from algorithms.boosting import BOOSTING_METHODS, AdaBoost, AdaCC1, BaseBoostingClassifier, BoostingRules
-from algorithms.boosting._base import (
-    FixedCostBoostingClassifier,
-    cost_proportional_initial_weights,
-    fixed_round_costs,
-    probability_output,
-)
+from algorithms.boosting._base import FixedCostBoostingClassifier
+from algorithms.boosting._rules import adaboost_alpha, cost_proportional_initial_weights, fixed_round_costs
+from algorithms.boosting.m2 import probability_output
 
 KEYS = ["adaboost", "adacc1", "adacc2", "adancc1", "adancc2"]
 FORMULATION_CASES = [(key, {}) for key in KEYS] + [
@@ -255,7 +252,7 @@ class _AsymmetricVote(BaseBoostingClassifier):
     """A RareBoost-shaped binding: positive votes count twice as much as negative ones."""
 
     def _boosting_rules(self):
-        return BoostingRules(vote=lambda state, alpha: (2.0 * alpha, alpha))
+        return BoostingRules(vote=lambda alpha: (2.0 * alpha, alpha))
 
 
 class _ProbabilityOutputOnDuplicatedMinority(BaseBoostingClassifier):
@@ -267,13 +264,32 @@ class _ProbabilityOutputOnDuplicatedMinority(BaseBoostingClassifier):
     def _default_estimator(self):
         return DecisionTreeClassifier(max_depth=2)
 
-    def _round_training_set(self, X, y01, weights, random_state):
+    def _round_training_set_builder(self, X, y01):
         minority = np.flatnonzero(y01 == 1)
-        return (
+        return lambda weights, random_state: (
             np.vstack([X, X[minority]]),
             np.concatenate([y01, y01[minority]]),
             np.concatenate([weights, weights[minority]]),
         )
+
+
+class _AlphaWithAFurtherQuantity(BaseBoostingClassifier):
+    """An alpha rule that hands the vote rule one more quantity (as RareBoost hands its side alphas)."""
+
+    def _boosting_rules(self):
+        return BoostingRules(
+            alpha=lambda weighted_error: {"alpha": adaboost_alpha(weighted_error), "error": weighted_error},
+            vote=lambda alpha, error: (alpha, error),
+        )
+
+
+def test_an_alpha_rule_hands_further_quantities_to_the_rules_after_it(imbalanced):
+    X, y = imbalanced
+    model = _AlphaWithAFurtherQuantity(n_estimators=8).fit(X, y)
+    adaboost = AdaBoost(n_estimators=8).fit(X, y)
+    np.testing.assert_array_equal(model.estimator_weights_, adaboost.estimator_weights_)
+    np.testing.assert_array_equal(model.vote_weights_[:, 0], adaboost.estimator_weights_)
+    np.testing.assert_array_equal(model.vote_weights_[:, 1], adaboost.estimator_errors_)
 
 
 def test_asymmetric_votes_are_normalised(imbalanced):

@@ -121,7 +121,7 @@ def test_smoteboost_round_set_is_originals_plus_segment_points_with_split_weight
     n_synthetic = 3 * n_min + 2
     weights = np.random.RandomState(4).dirichlet(np.ones(y.size))
     model = SMOTEBoost(n_synthetic=n_synthetic, k_neighbors=5)
-    X_round, y_round, w_round = model._round_training_set(X, y, weights, np.random.RandomState(0))
+    X_round, y_round, w_round = model._round_training_set_builder(X, y)(weights, np.random.RandomState(0))
 
     assert X_round.shape == (y.size + n_synthetic, X.shape[1])
     np.testing.assert_array_equal(X_round[: y.size], X)
@@ -175,8 +175,8 @@ def test_wotboost_allots_children_in_proportion_to_the_weights(imbalanced):
     weights[minority] = 0.0
     weights[minority[heavy]], weights[minority[light]] = 0.3, 0.1
     weights /= weights.sum()
-    X_round, _, w_round = WOTBoost(n_synthetic=40)._round_training_set(
-        X, y, weights, np.random.RandomState(0)
+    X_round, _, w_round = WOTBoost(n_synthetic=40)._round_training_set_builder(X, y)(
+        weights, np.random.RandomState(0)
     )
     parents = []
     for x_new in X_round[y.size :]:
@@ -220,8 +220,8 @@ def test_without_synthetic_samples_the_learner_sees_the_originals(imbalanced):
 def test_a_single_minority_sample_is_copied():
     X = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0], [1.0, 1.0], [0.5, 0.5], [0.2, 0.8]])
     y = np.array([0, 0, 0, 0, 1, 0])
-    X_round, y_round, w_round = SMOTEBoost()._round_training_set(
-        X, y, np.full(6, 1 / 6), np.random.RandomState(0)
+    X_round, y_round, w_round = SMOTEBoost()._round_training_set_builder(X, y)(
+        np.full(6, 1 / 6), np.random.RandomState(0)
     )
     np.testing.assert_array_equal(X_round[6:], np.repeat([[0.5, 0.5]], 4, axis=0))
     np.testing.assert_allclose(w_round[6:], 1 / 24)

@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from algorithms.boosting import _m2_rules
+from algorithms.boosting._kernels import weighted_error
 
 # four samples: two positives, two negatives; the learner's p(+|x) for each
 WEIGHTS = [0.1, 0.2, 0.3, 0.4]
@@ -35,7 +36,7 @@ def test_pseudo_loss_beta_vote_and_update_by_hand():
     # Algorithm 1, line 5: 1/2 sum D (1 - h(x, y) + h(x, ybar)) = .1*.1 + .2*.3 + .3*.6 + .4*.1 = 0.29
     expected_loss = sum(0.5 * d * (1 - ht + hw) for d, ht, hw in zip(WEIGHTS, H_TRUE, H_WRONG, strict=True))
     assert expected_loss == pytest.approx(0.29, abs=1e-15)
-    loss = _m2_rules.m2_pseudo_loss(weights, y, output)
+    loss = weighted_error(weights, y, output)  # the loop's weighted error of 2 p - 1 is M2's pseudo-loss
     assert loss == pytest.approx(expected_loss, abs=1e-15)
 
     beta = 0.29 / 0.71  # line 6
@@ -51,7 +52,7 @@ def test_pseudo_loss_beta_vote_and_update_by_hand():
 
 def test_update_raises_the_share_of_the_misclassified_sample_unlike_the_printed_exponent():
     weights, y, output = _arrays()
-    beta = _m2_rules.m2_beta(_m2_rules.m2_pseudo_loss(weights, y, output))
+    beta = _m2_rules.m2_beta(weighted_error(weights, y, output))
     updated = _m2_rules.m2_update(weights, y, output, beta)
     updated = updated / updated.sum()
     # sample 2 is the only one the learner gets wrong (p(y|x) = 0.4): its share grows, the others' shrink

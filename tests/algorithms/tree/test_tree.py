@@ -280,7 +280,7 @@ def test_bad_inputs_raise_clear_errors():
         tree.fit(X, y, cost_matrix=bad)
     with pytest.raises(ValueError, match="Only binary classification is supported"):
         tree.fit(X, np.arange(50) % 3)
-    with pytest.raises(ValueError, match="pos_label=5 is not one of the labels"):
+    with pytest.raises(ValueError, match=r"pos_label=5 is not one of the classes \[0, 1\]"):
         CostSensitiveDecisionTreeClassifier(pos_label=5).fit(X, y)
     with pytest.raises(ValueError, match="validation set but pruning=None"):
         tree.fit(X, y, validation=(X, y))
