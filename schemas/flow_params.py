@@ -1,14 +1,23 @@
 """Typed, frozen parameters of the flows (pydantic, ``extra="forbid"``): compare, retrain, ingest.
 
-Structural rules (positive counts, sorted ensemble sizes, protocol names, fractions, duplicates) are checked
-by the models themselves. Names that only a registry knows are checked when the caller passes the registries
-as validation context, ``Model.model_validate(data, context=...)`` with the keys
+Structural rules (positive counts, sorted ensemble sizes, protocol names, fractions, duplicates) and upper
+bounds that keep a run finite (:data:`MAX_REPEATS`, :data:`MAX_FOLDS`, :data:`MAX_ESTIMATORS` rounds,
+32-bit seeds, :data:`MAX_CELLS` cells per comparison) are checked by the models themselves. Names that only a
+registry knows are checked when the caller passes the registries as validation context,
+``Model.model_validate(data, context=...)`` with the keys
 
 - ``"methods"``: the method keys (``algorithms.METHODS``), for ``CompareParams.methods`` and
-  ``RetrainParams.candidates``;
+  ``RetrainParams.candidates`` (and the cell count of a comparison of every method);
 - ``"method_parameters"``: ``{method: [constructor parameter names]}``, for ``CompareParams.method_params``;
-- ``"datasets"``: the dataset keys (``tasks.datasets.DATASETS``), for ``CompareParams`` and ``IngestParams``;
-- ``"business_datasets"``: the datasets with a cost model, for ``RetrainParams.dataset``.
+- ``"datasets"``: every usable dataset name, registered or ingested by the user from a file
+  (``tasks.datasets.dataset_names``), for ``CompareParams``;
+- ``"registered_datasets"``: the registry's datasets (``tasks.datasets.DATASETS``), for ``IngestParams``
+  (the ingest flow ingests registered sources; a user's file is ingested with ``cslearn datasets ingest``);
+- ``"business_datasets"``: the datasets with example-dependent costs (a cost model or the user's cost
+  columns), for ``RetrainParams.dataset``.
+
+An unknown name raises a ``PydanticCustomError`` of type ``unknown_name`` whose context carries the unknown
+names, the known ones and the closest known name of each ("did you mean ...?").
 
 ``schemas`` sits beside ``algorithms`` in the layer graph and imports neither it nor ``tasks``:
 ``tasks.configuration.validate_params`` builds the context, and every flow validates through it first. Every
@@ -17,14 +26,20 @@ violation surfaces as a ``pydantic.ValidationError`` before any work starts.
 
 from __future__ import annotations
 
+from difflib import get_close_matches
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
+from pydantic_core import PydanticCustomError
 
 __all__ = [
     "DEFAULT_CANDIDATES",
     "DEFAULT_INGEST_DATASETS",
     "DEFAULT_REPEATS",
+    "MAX_CELLS",
+    "MAX_ESTIMATORS",
+    "MAX_FOLDS",
+    "MAX_REPEATS",
     "CompareParams",
     "IngestParams",
     "RetrainParams",
@@ -41,7 +56,18 @@ DEFAULT_CANDIDATES = ("csdt", "bmr-lr", "adacc1", "adaboost")
 #: The business datasets the scheduled retrains need, ingested by default.
 DEFAULT_INGEST_DATASETS = ("credit-scoring", "direct-marketing", "card-fraud")
 
+#: Upper bounds that keep a run finite and its plan in memory. The papers use at most 100 repeats (WOTBoost),
+#: 10 folds, T = 200 and about 40,000 cells (WOTBoost's protocol on 13 datasets with every method).
+MAX_REPEATS = 1000
+MAX_FOLDS = 100
+MAX_ESTIMATORS = 10_000
+MAX_CELLS = 100_000
+#: Seeds are 32-bit (NumPy's and scikit-learn's ``random_state``).
+MAX_SEED = 2**32 - 1
+
 PositiveInt = Annotated[int, Field(gt=0)]
+EnsembleSize = Annotated[int, Field(gt=0, le=MAX_ESTIMATORS)]
+Seed = Annotated[int, Field(ge=0, le=MAX_SEED)]
 UnitFraction = Annotated[float, Field(gt=0.0, lt=1.0)]
 ScalarParam = bool | int | float | str | None
 #: Prefect artifact keys allow lowercase letters, digits and dashes.
@@ -56,15 +82,59 @@ def _unknown(names, info: ValidationInfo, registry: str) -> tuple[list, list | N
     return [name for name in names if name not in known], sorted(known)
 
 
+def unknown_names_error(
+    field: str, unknown: list, known: list, message: str, known_as: str = "known", *, problem: str = "unknown"
+) -> PydanticCustomError:
+    """An ``unknown_name`` error: ``message``, "did you mean ...?" for near misses, then ``known_as: known``.
+
+    Its context carries ``field``, ``problem`` (``"unknown"``, or what else is wrong with the names),
+    ``unknown``, ``known`` and ``suggestions`` (unknown name -> closest known name), so a caller (the command
+    line) can word it for its own options.
+    """
+    suggestions = {
+        name: close[0] for name in unknown if (close := get_close_matches(name, known, n=1, cutoff=0.6))
+    }
+    if len(unknown) == 1 and suggestions:
+        hint = f"did you mean {suggestions[unknown[0]]!r}?"
+    else:
+        hint = "; ".join(f"did you mean {close!r} for {name!r}?" for name, close in suggestions.items())
+    return PydanticCustomError(
+        "unknown_name",
+        "{message}",
+        {
+            "message": f"{message}{f' ({hint})' if hint else ''}; {known_as}: {known}",
+            "field": field,
+            "problem": problem,
+            "unknown": list(unknown),
+            "known": list(known),
+            "suggestions": suggestions,
+        },
+    )
+
+
 def _registered_names(names, info: ValidationInfo, *, registry: str, known_as: str):
-    """``names`` if none repeats and (given a context) each is in ``registry``; else a ``ValueError``."""
+    """``names`` if none repeats and (given a context) each is in ``registry``; else a ``ValueError``
+    (repeats) or an ``unknown_name`` error (:func:`unknown_names_error`)."""
     duplicated = sorted({name for name in names if names.count(name) > 1})
     if duplicated:
         raise ValueError(f"{info.field_name} lists {duplicated} more than once")
     unknown, known = _unknown(names, info, registry)
     if unknown:
-        raise ValueError(f"unknown {info.field_name} {unknown}; {known_as}: {known}")
+        raise unknown_names_error(
+            info.field_name, unknown, known, f"unknown {info.field_name} {unknown}", known_as
+        )
     return names
+
+
+def _bounded_ensemble_sizes(overrides: dict[str, dict]) -> dict[str, dict]:
+    """``overrides`` if no ``n_estimators`` in them exceeds :data:`MAX_ESTIMATORS`."""
+    for method, params in overrides.items():
+        size = params.get("n_estimators")
+        if isinstance(size, int | float) and not isinstance(size, bool) and size > MAX_ESTIMATORS:
+            raise ValueError(
+                f"method_params[{method!r}] sets n_estimators={size}; at most {MAX_ESTIMATORS:,} rounds"
+            )
+    return overrides
 
 
 class CompareParams(BaseModel):
@@ -118,21 +188,21 @@ class CompareParams(BaseModel):
     datasets: tuple[str, ...] = Field(default=("wisconsin",), min_length=1)
     methods: tuple[str, ...] | None = None
     protocol: Literal["cv", "holdout", "tvt"] = "cv"
-    repeats: PositiveInt | None = None
-    folds: Annotated[int, Field(ge=2)] = 5
+    repeats: Annotated[int, Field(gt=0, le=MAX_REPEATS)] | None = None
+    folds: Annotated[int, Field(ge=2, le=MAX_FOLDS)] = 5
     holdout_test_fraction: UnitFraction = 0.5
     tvt_fractions: tuple[UnitFraction, UnitFraction, UnitFraction] = (0.4, 0.3, 0.3)
-    n_estimators: tuple[PositiveInt, ...] = Field(default=(25, 50, 100, 200), min_length=1)
+    n_estimators: tuple[EnsembleSize, ...] = Field(default=(25, 50, 100, 200), min_length=1, max_length=100)
     cost_selection: Literal["train", "inner-cv", "none"] = "train"
-    negative_costs: tuple[Annotated[float, Field(gt=0.0)], ...] = Field(
-        default=(0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0), min_length=1
+    negative_costs: tuple[Annotated[float, Field(gt=0.0, allow_inf_nan=False)], ...] = Field(
+        default=(0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0), min_length=1, max_length=100
     )
-    inner_folds: Annotated[int, Field(ge=2)] = 3
-    seed: Annotated[int, Field(ge=0)] = 0
+    inner_folds: Annotated[int, Field(ge=2, le=MAX_FOLDS)] = 3
+    seed: Seed = 0
     experiment: str = Field(default="cslearn-compare", min_length=1)
     tracking_uri: str | None = None
     dask_address: str | None = None
-    max_workers: PositiveInt = 2
+    max_workers: Annotated[int, Field(gt=0, le=64)] = 2
     cell_store: str | None = None
     method_params: dict[str, dict[str, ScalarParam]] = Field(default_factory=dict)
 
@@ -165,7 +235,7 @@ class CompareParams(BaseModel):
                         f"method_params[{method!r}] has unknown parameter(s) {stray}; "
                         f"{method} accepts {sorted(accepted[method])}"
                     )
-        return overrides
+        return _bounded_ensemble_sizes(overrides)
 
     @field_validator("n_estimators")
     @classmethod
@@ -182,7 +252,7 @@ class CompareParams(BaseModel):
         return address
 
     @model_validator(mode="after")
-    def _consistent(self):
+    def _consistent(self, info: ValidationInfo):
         if abs(sum(self.tvt_fractions) - 1.0) > 1e-9:
             raise ValueError(
                 f"tvt_fractions must sum to 1, got {list(self.tvt_fractions)} (sum {sum(self.tvt_fractions)})"
@@ -191,6 +261,15 @@ class CompareParams(BaseModel):
             stray = sorted(set(self.method_params) - set(self.methods))
             if stray:
                 raise ValueError(f"method_params names methods that are not compared: {stray}")
+        known_methods = (info.context or {}).get("methods")
+        n_methods = len(self.methods) if self.methods is not None else len(known_methods or ())
+        n_cells = len(self.datasets) * n_methods * self.n_repeats * self.n_folds
+        if n_cells > MAX_CELLS:
+            raise ValueError(
+                f"the run has {n_cells:,} cells ({len(self.datasets)} datasets x {n_methods} methods x "
+                f"{self.n_repeats} repeats x {self.n_folds} folds), more than the {MAX_CELLS:,} one run may "
+                "hold; compare fewer methods or datasets, or use fewer repeats or folds"
+            )
         return self
 
     @property
@@ -239,7 +318,7 @@ class RetrainParams(BaseModel):
     candidates: tuple[str, ...] = Field(default=DEFAULT_CANDIDATES, min_length=1)
     holdout_fraction: UnitFraction = 0.3
     max_rows: Annotated[int, Field(ge=20)] | None = None
-    seed: Annotated[int, Field(ge=0)] = 0
+    seed: Seed = 0
     experiment: str = Field(default="cslearn-retrain", min_length=1)
     model_name: Annotated[str, Field(min_length=1, pattern=r"^[\w.\-]+$")] | None = None
     tracking_uri: str | None = None
@@ -252,8 +331,11 @@ class RetrainParams(BaseModel):
     def _business_dataset(cls, name: str, info: ValidationInfo) -> str:
         unknown, known = _unknown([name], info, "business_datasets")
         if unknown:
-            raise ValueError(
-                f"dataset {name!r} is not a business dataset with a cost model; choose one of {known}"
+            problem = (
+                "is not a business dataset (one with example-dependent costs: a cost model or cost columns)"
+            )
+            raise unknown_names_error(
+                "dataset", unknown, known, f"dataset {name!r} {problem}", "choose one of", problem=problem
             )
         return name
 
@@ -267,6 +349,7 @@ class RetrainParams(BaseModel):
         stray = sorted(set(self.method_params) - set(self.candidates))
         if stray:
             raise ValueError(f"method_params names methods that are not candidates: {stray}")
+        _bounded_ensemble_sizes(self.method_params)
         return self
 
     @property
@@ -300,4 +383,4 @@ class IngestParams(BaseModel):
     @field_validator("datasets")
     @classmethod
     def _registered(cls, names: tuple[str, ...], info: ValidationInfo) -> tuple[str, ...]:
-        return _registered_names(names, info, registry="datasets", known_as="known datasets")
+        return _registered_names(names, info, registry="registered_datasets", known_as="registered datasets")

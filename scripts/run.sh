@@ -11,9 +11,10 @@
 #   CSLEARN_RUN_ARGS          extra `cslearn compare` options, e.g. "--json" or "--methods adaboost adacc1"
 # The paper's protocol is `cslearn compare --protocol cv --repeats 10 --folds 5 --n-estimators 25,50,100,200`.
 #
-# Prefect: with PREFECT_API_URL set, the flow reports to that server; otherwise Prefect starts its temporary
-# local server inside this one process (its history stays in PREFECT_HOME=.prefect). One process only, so no
-# port to choose, nothing left running, and the ephemeral start-up (15-25 s) is paid once.
+# Prefect: with PREFECT_API_URL set, the flow reports to that server; otherwise `cslearn compare` starts
+# Prefect's temporary server itself, once, while it imports the flow (its history stays in
+# PREFECT_HOME=.prefect), and stops it at the end: no port to choose, nothing left running.
+# Exit status: cslearn's (1 when some cells failed, named on stderr), after the summary.
 # State: $CSLEARN_HOME (default ~/.local/share/cslearn, the same for `make ui` and `.venv/bin/cslearn` run by
 # hand; tasks.storage). MLflow: MLFLOW_TRACKING_URI if set, else sqlite + artifacts under $CSLEARN_HOME/mlflow.
 # Re-running resumes: finished (dataset, method, fold) cells are read back from $CSLEARN_HOME/cells.
@@ -36,11 +37,9 @@ read -r -a EXTRA_ARGS <<< "${CSLEARN_RUN_ARGS:-}"
 echo "cslearn make run: every registered method on ${DATASETS[*]}" \
      "(${CSLEARN_RUN_PROTOCOL:-cv}, ${CSLEARN_RUN_REPEATS:-1} x ${CSLEARN_RUN_FOLDS:-5}," \
      "T = ${CSLEARN_RUN_N_ESTIMATORS:-25,50})"
-if [[ -z "${PREFECT_API_URL:-}" ]]; then
-    echo "Prefect: temporary local server in this process (set PREFECT_API_URL to use a running one)"
-fi
 
 started=$(date +%s)
+status=0
 "$VENV_BIN/cslearn" compare \
     --datasets "${DATASETS[@]}" \
     --protocol "${CSLEARN_RUN_PROTOCOL:-cv}" \
@@ -48,8 +47,9 @@ started=$(date +%s)
     --folds "${CSLEARN_RUN_FOLDS:-5}" \
     --n-estimators "${CSLEARN_RUN_N_ESTIMATORS:-25,50}" \
     --experiment "${CSLEARN_RUN_EXPERIMENT:-cslearn-make-run}" \
-    "${EXTRA_ARGS[@]}"
+    "${EXTRA_ARGS[@]}" || status=$?   # 1: some cells failed (named on stderr); 2: bad configuration
 elapsed=$(( $(date +%s) - started ))
+if (( status == 2 || status == 130 )); then exit "$status"; fi
 
 STORE="$("$VENV_BIN/python" -c 'from tasks.track import default_tracking_uri; print(default_tracking_uri())')"
 cat <<EOF
@@ -61,3 +61,4 @@ Browse them with:   make ui        (MLflow UI on http://127.0.0.1:${MLFLOW_UI_PO
 Run it again to resume (finished cells are skipped); the paper's protocol:
     .venv/bin/cslearn compare --datasets ${DATASETS[*]} --protocol cv --repeats 10 --folds 5 --n-estimators 25,50,100,200
 EOF
+exit "$status"

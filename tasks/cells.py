@@ -1,15 +1,21 @@
 """The unit of work of ``compare`` — a cell = (dataset, method, repeat, fold) — and its resumable store.
 
 A cell loads its dataset by name (large data never travels through Prefect, which hashes task inputs),
-rebuilds its split from the seed, derives example-dependent costs from the training rows only when the
-dataset has a cost model, fits the method (with the paper's cost selection for fixed-cost methods), and scores
-it on the test rows at every ensemble size T from one fit.
+rebuilds its split from the seed, takes example-dependent costs when the dataset has them (a registered
+dataset's cost model fit on the training rows only, or a user dataset's own cost columns indexed by the
+split's rows), fits the method (with the paper's cost selection for fixed-cost methods), and scores it on the
+test rows at every ensemble size T from one fit. :func:`plan_cells` checks the protocol against the datasets'
+class counts before any cell exists (``tasks.configuration.check_protocol``).
 
 Results are persisted per cell as JSON under a key that hashes everything the result depends on: the data
 fingerprint, the method and its parameters, the protocol and split, the ensemble sizes, the cost selection
 and the seed. The store's default folder is ``cells/`` in the state folder (``$CSLEARN_HOME``,
-:mod:`tasks.storage`); files are written atomically, so a crash never leaves half a result.
-Re-running the same configuration skips every cell stored with status ``"ok"``; failed cells run again.
+:mod:`tasks.storage`); files are written atomically, so a crash never leaves half a result. Each record
+carries its format version and a sha256 checksum of its content. A record read back is trusted only when it
+is valid (:func:`check_cell_record`: JSON object, this format, the schema of :class:`CellSpec` and
+:class:`CellResult`, its own key, its checksum); an invalid one is treated like a missing one, with a
+warning naming the file, and the cell is computed again. Re-running the same configuration skips every cell
+stored with status ``"ok"``; failed cells run again.
 """
 
 from __future__ import annotations
@@ -17,18 +23,22 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+import logging
 import os
 import time
 import traceback
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import Literal
 
 import numpy as np
 from prefect import get_run_logger, task
 from prefect.cache_policies import NO_CACHE
-from pydantic import BaseModel, ConfigDict
+from prefect.exceptions import MissingContextError
+from pydantic import BaseModel, ConfigDict, ValidationError
 
 from schemas.flow_params import CompareParams
+from tasks.configuration import check_protocol
 from tasks.cost_models import derive_split_costs
 from tasks.evaluate import (
     decision_scores,
@@ -46,9 +56,12 @@ from tasks.storage import atomic_write_bytes, state_home
 from tasks.train import build_estimator, fit_with_cost_selection
 
 __all__ = [
+    "CELL_FORMAT_VERSION",
+    "CellResult",
     "CellSpec",
     "CellStore",
     "DatasetInfo",
+    "check_cell_record",
     "compute_cell",
     "default_cell_store",
     "describe_dataset",
@@ -61,11 +74,18 @@ __all__ = [
 #: Bump when the content of a cell result changes meaning, so old results are not reused.
 #: 2: Bayes minimum risk cells decide with the test rows' costs (before: the class-level training costs).
 #: 3: cells record ``tree_nodes``; the cell of repeat 0 / fold 0 keeps its test labels, scores and costs.
-CELL_FORMAT_VERSION = 3
+#: 4: records carry ``format`` and ``checksum``; a user dataset's cost columns are part of the spec.
+CELL_FORMAT_VERSION = 4
+
+logger = logging.getLogger(__name__)
 
 
 class DatasetInfo(BaseModel):
-    """What the flow needs to know about a dataset without carrying its rows."""
+    """What the flow needs to know about a dataset without carrying its rows.
+
+    ``cost_model`` names a registered dataset's cost model; ``cost_columns`` are a user dataset's own cost
+    columns (C_FP, C_FN, C_TP, C_TN). At most one is set; neither for a dataset without example costs.
+    """
 
     model_config = ConfigDict(frozen=True)
 
@@ -75,6 +95,7 @@ class DatasetInfo(BaseModel):
     n_features: int
     n_positive: int
     cost_model: str | None = None
+    cost_columns: tuple[str, ...] = ()
 
 
 class CellSpec(BaseModel):
@@ -85,6 +106,7 @@ class CellSpec(BaseModel):
     dataset: str
     fingerprint: str
     cost_model: str | None = None
+    cost_columns: tuple[str, ...] = ()
     method: str
     method_params: dict = {}
     protocol: str
@@ -125,17 +147,106 @@ class CellStore:
         return self.root / key[:2] / f"{key}.json"
 
     def load(self, key: str) -> dict | None:
-        """The stored result of a cell, or ``None`` when absent or unreadable."""
+        """The stored result of a cell, or ``None`` when absent, unreadable or invalid.
+
+        An unreadable or invalid file (:func:`check_cell_record`) is reported with a warning that names it,
+        and treated as absent: the cell is computed again and the file replaced.
+        """
+        path = self.path(key)
         try:
-            return json.loads(self.path(key).read_text())
-        except (OSError, ValueError):
+            text = path.read_text(encoding="utf-8")
+        except FileNotFoundError:
             return None
+        except (OSError, UnicodeDecodeError) as error:
+            _warn(f"cell file {path} cannot be read ({error}); computing the cell again")
+            return None
+        record, problem = check_cell_record(text, key)
+        if problem is not None:
+            _warn(f"cell file {path} {problem}; computing the cell again")
+        return record
 
     def save(self, result: dict) -> Path:
-        """Persist a result atomically under ``result["key"]``."""
+        """Persist a result atomically under ``result["key"]``, with its :func:`record_checksum`."""
+        record = json.loads(json.dumps(result, default=_json_default))
+        record.pop("checksum", None)
+        record["checksum"] = record_checksum(record)
         target = self.path(result["key"])
-        atomic_write_bytes(target, json.dumps(result, default=_json_default).encode())
+        atomic_write_bytes(target, json.dumps(record).encode())
         return target
+
+
+class CellResult(BaseModel):
+    """The outcome part of a stored cell record (the rest is its :class:`CellSpec`): see
+    :func:`compute_cell`."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    format: Literal[CELL_FORMAT_VERSION]
+    key: str
+    checksum: str
+    status: Literal["ok", "failed"]
+    error: str | None
+    traceback: str | None
+    rows: list[dict[str, float | int | None]]
+    curves: dict[str, list[float | None]]
+    seconds: float
+    negative_cost: float | None = None
+    selection_scores: dict[str, float | None] = {}
+    params: dict[str, str] = {}
+    cost_model_params: dict | None = None
+    fit_seconds: float | None = None
+    n_train: int | None = None
+    n_test: int | None = None
+    tree_nodes: int | None = None
+    split_scores: dict | None = None
+
+
+def record_checksum(record: dict) -> str:
+    """sha256 of the canonical JSON of a cell record without its ``checksum`` field."""
+    content = {name: value for name, value in record.items() if name != "checksum"}
+    return hashlib.sha256(json.dumps(content, sort_keys=True).encode()).hexdigest()
+
+
+def check_cell_record(text: str, key: str) -> tuple[dict | None, str | None]:
+    """``(record, None)`` when ``text`` is a valid record of the cell ``key``, else ``(None, why not)``.
+
+    Valid means: a JSON object of format :data:`CELL_FORMAT_VERSION` whose checksum matches its content,
+    whose spec fields form a :class:`CellSpec` that hashes to ``key``, whose other fields form a
+    :class:`CellResult` with that ``key``, and whose status ``"ok"`` comes with metrics.
+    """
+    try:
+        record = json.loads(text)
+    except ValueError as error:
+        return None, f"is not valid JSON ({error})"
+    if not isinstance(record, dict):
+        return None, f"holds a JSON {type(record).__name__}, not a cell record"
+    if "format" not in record:
+        return None, "has no format version: it is not a cell record of this cslearn"
+    if record["format"] != CELL_FORMAT_VERSION:
+        return None, f"has format {record['format']!r}, not {CELL_FORMAT_VERSION} (another cslearn version)"
+    if record.get("checksum") != record_checksum(record):
+        return None, "does not match its checksum (its content was edited or damaged)"
+    spec_fields = set(CellSpec.model_fields)
+    try:
+        spec = CellSpec.model_validate({name: record.get(name) for name in spec_fields if name in record})
+        CellResult.model_validate({name: value for name, value in record.items() if name not in spec_fields})
+    except ValidationError as error:
+        first = error.errors()[0]
+        where = ".".join(str(part) for part in first["loc"])
+        return None, f"is not a valid cell record ({error.error_count()} problem(s); {where}: {first['msg']})"
+    if record["key"] != key or spec.key != key:
+        return None, f"holds the cell {record['key'][:12]}..., not {key[:12]}... (a file copied or renamed)"
+    if record["status"] == "ok" and not record["rows"]:
+        return None, "says ok but holds no metrics"
+    return record, None
+
+
+def _warn(message: str) -> None:
+    """A warning in the run's log (and the Prefect UI) inside a flow or task, else in this module's log."""
+    try:
+        get_run_logger().warning(message)
+    except MissingContextError:
+        logger.warning(message)
 
 
 def _json_default(value):
@@ -153,7 +264,8 @@ def _load_dataset(name: str):
 
 @functools.lru_cache(maxsize=4)
 def _cached_arrays(name: str, fingerprint: str):
-    """Features (pandas), float matrix and target of a dataset, cached per process by fingerprint."""
+    """Features (pandas), float matrix, target and own cost matrix (or ``None``) of a dataset, cached per
+    process by fingerprint."""
     dataset = _load_dataset(name)
     if dataset.fingerprint != fingerprint:
         raise ValueError(
@@ -161,14 +273,15 @@ def _cached_arrays(name: str, fingerprint: str):
             f"instead of {fingerprint}; rerun the command"
         )
     features = dataset.features
-    return features, features.to_numpy(dtype=float), np.asarray(dataset.target)
+    return features, features.to_numpy(dtype=float), np.asarray(dataset.target), dataset.cost_matrix
 
 
 def describe_dataset(name: str) -> DatasetInfo:
-    """Load (ingesting on first use) a dataset and describe it: fingerprint, shape, positives, cost model."""
+    """Load (ingesting on first use) a dataset and describe it: fingerprint, shape, positives, costs."""
     dataset = _load_dataset(name)
     target = np.asarray(dataset.target)
     spec = getattr(dataset, "spec", None)
+    has_columns = getattr(dataset, "cost_matrix", None) is not None
     return DatasetInfo(
         name=name,
         fingerprint=dataset.fingerprint,
@@ -176,6 +289,7 @@ def describe_dataset(name: str) -> DatasetInfo:
         n_features=int(dataset.features.shape[1]),
         n_positive=int((target == 1).sum()),
         cost_model=getattr(spec, "cost_model", None),
+        cost_columns=tuple(dataset.metadata.get("cost_columns", ())) if has_columns else (),
     )
 
 
@@ -185,11 +299,14 @@ def describe_dataset_task(name: str) -> DatasetInfo:
     return describe_dataset(name)
 
 
-def _cost_matrices(spec: CellSpec, features, target, split):
-    """Per-example costs of the training and test rows from a cost model fit on the training rows only.
+def _cost_matrices(spec: CellSpec, features, target, own_costs, split):
+    """Per-example costs of the training and test rows: a user dataset's own cost columns at the split's
+    rows, or a registered cost model fit on the training rows only.
 
-    Returns ``(train costs, test costs, cost model parameters)``; all ``None`` without a cost model.
+    Returns ``(train costs, test costs, parameters)``; all ``None`` without example-dependent costs.
     """
+    if spec.cost_columns:
+        return own_costs[split.train], own_costs[split.test], {"cost_columns": list(spec.cost_columns)}
     if spec.cost_model is None:
         return None, None, None
     costs = derive_split_costs(
@@ -213,7 +330,7 @@ def compute_cell(spec: CellSpec, store: CellStore | None = None) -> dict:
     Returns
     -------
     dict
-        ``key``, ``dataset``, ``method``, ``repeat``, ``fold``, ``status`` (``"ok"`` or ``"failed"``),
+        ``format``, ``key``, the spec's fields, ``status`` (``"ok"`` or ``"failed"``),
         ``error`` and ``traceback`` (failures), ``rows`` (one metrics dict per ensemble size, ``n_estimators``
         ``None`` for non-ensembles), ``negative_cost`` and ``selection_scores`` (fixed-cost methods),
         ``params`` (the fitted estimator's parameters), ``curves`` (boosting trace), ``fit_seconds``,
@@ -223,6 +340,7 @@ def compute_cell(spec: CellSpec, store: CellStore | None = None) -> dict:
     """
     started = time.perf_counter()
     result = {
+        "format": CELL_FORMAT_VERSION,
         "key": spec.key,
         **spec.model_dump(mode="json"),
         "status": "ok",
@@ -230,7 +348,7 @@ def compute_cell(spec: CellSpec, store: CellStore | None = None) -> dict:
         "traceback": None,
     }
     try:
-        frame, features, target = _cached_arrays(spec.dataset, spec.fingerprint)
+        frame, features, target, own_costs = _cached_arrays(spec.dataset, spec.fingerprint)
         split = make_split(
             target,
             spec.protocol,
@@ -241,7 +359,7 @@ def compute_cell(spec: CellSpec, store: CellStore | None = None) -> dict:
             holdout_test_fraction=spec.holdout_test_fraction,
             tvt_fractions=spec.tvt_fractions,
         )
-        train_costs, test_costs, cost_params = _cost_matrices(spec, frame, target, split)
+        train_costs, test_costs, cost_params = _cost_matrices(spec, frame, target, own_costs, split)
         estimator = build_estimator(
             spec.method, spec.method_params, random_state=derive_seed(spec.seed, spec.repeat, spec.fold, 2)
         )
@@ -315,12 +433,20 @@ def load_finished_cells(store: CellStore, specs: Iterable[CellSpec]) -> dict[str
 def plan_cells(
     params: CompareParams, datasets: Sequence[DatasetInfo], methods: Sequence[str]
 ) -> list[CellSpec]:
-    """Every cell of a run, dataset-major, then method, repeat and fold."""
+    """Every cell of a run, dataset-major, then method, repeat and fold.
+
+    Raises
+    ------
+    tasks.configuration.ProtocolError
+        When the protocol does not fit a dataset's class counts (before any cell is planned).
+    """
+    check_protocol(params, {info.name: (info.n_rows, info.n_positive) for info in datasets})
     return [
         CellSpec(
             dataset=info.name,
             fingerprint=info.fingerprint,
             cost_model=info.cost_model,
+            cost_columns=info.cost_columns,
             method=method,
             method_params=dict(params.method_params.get(method, {})),
             protocol=params.protocol,

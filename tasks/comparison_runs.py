@@ -147,6 +147,7 @@ def comparison_outcome(
         "summary": summary_records(report["summary"]),
         "ranks": None if ranks is None else ranks.round(3).to_dict(orient="index"),
         "friedman": report["friedman"],
+        "results_table": report["frame"],
         "summary_table": report["summary"],
         "overall_table": report["overall"],
     }

@@ -1,7 +1,9 @@
 """The ``cslearn`` command line: one subcommand group per module of this package.
 
 Each module exposes ``register(subparsers)``, adding its subcommands with ``set_defaults(handler=...)``;
-the handler receives the parsed arguments and returns the process exit code.
+the handler receives the parsed arguments and returns the process exit code. Before any subcommand runs,
+:func:`flows.cli._environment.apply_environment_defaults` sets the quiet, local settings of Prefect and MLflow
+that the user has not set, so the command behaves the same in and outside ``make``.
 """
 
 from __future__ import annotations
@@ -10,29 +12,62 @@ import argparse
 import importlib
 import os
 import sys
+from importlib.metadata import PackageNotFoundError, version
+
+from flows.cli._environment import apply_environment_defaults
+from flows.cli._options import HelpFormatter
 
 #: Modules of this package that add subcommands, in the order ``--help`` lists them.
 SUBCOMMAND_MODULES = (
     "flows.cli.datasets",
+    "flows.cli.methods",
     "flows.cli.compare",
     "flows.cli.retrain",
     "flows.cli.report",
     "flows.cli.figure",
 )
 
+DESCRIPTION = """\
+Cost-sensitive and imbalanced classification: datasets, methods, comparisons, retraining and reports.
+
+Flows are tracked in MLflow (MLFLOW_TRACKING_URI, default: a store under $CSLEARN_HOME) and run by Prefect
+(PREFECT_API_URL when set, else a temporary server inside the command). `cslearn COMMAND --help` shows a
+command's options and examples."""
+
+EXAMPLES = """\
+examples:
+  cslearn datasets list
+  cslearn methods list
+  cslearn compare --datasets pima haberman --methods adaboost,adacc1 --folds 5 --repeats 1
+  cslearn retrain credit-scoring --candidates csdt bmr-lr
+  cslearn report RUN_ID
+"""
+
+
+def package_version() -> str:
+    """The installed cslearn version (``"unknown"`` when run from a source tree that is not installed)."""
+    try:
+        return version("cslearn")
+    except PackageNotFoundError:
+        return "unknown"
+
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="cslearn",
-        description="Cost-sensitive and imbalanced classification: data, training, comparison.",
+        description=DESCRIPTION,
+        epilog=EXAMPLES,
+        formatter_class=HelpFormatter,
     )
-    subparsers = parser.add_subparsers(dest="command", required=True)
+    parser.add_argument("--version", action="version", version=f"cslearn {package_version()}")
+    subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for module_name in SUBCOMMAND_MODULES:
         importlib.import_module(module_name).register(subparsers)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
+    apply_environment_defaults()
     args = build_parser().parse_args(argv)
     try:
         return int(args.handler(args) or 0)

@@ -1,10 +1,14 @@
 """``cslearn compare``: run the ``compare`` flow from the command line.
 
 Options map one-to-one onto ``schemas.flow_params.CompareParams``; only the options given are passed, so the
-model's defaults (the papers' protocols) apply to the rest. The configuration is validated against the method
-and dataset registries before anything runs: a bad one prints pydantic's error and exits with status 2.
-Progress (cells done / total, elapsed, ETA) goes to stderr through the flow's logger; the summary table (or,
-with ``--json``, the summary and the MLflow parent run id as JSON) goes to stdout.
+model's defaults (the papers' protocols) apply to the rest. The configuration is checked first against the
+on-disk snapshot of the registries and the datasets' class counts (``tasks.configuration.quick_validate``,
+well under a second, before Prefect is even imported): a bad one is explained per option and exits with
+status 2. Then Prefect's API is made ready (the configured server, or one temporary server started in the
+background while the flow's modules import) and the flow runs. Progress goes to stderr (a bar on a terminal);
+the leaderboard and the statistical tests in words (or, with ``--json``, the summary as JSON) go to stdout.
+Exit status: 0 when every cell succeeded, 1 when some failed (one line says which and why) or Prefect is
+unavailable, 2 for a bad configuration, 130 when interrupted.
 """
 
 from __future__ import annotations
@@ -13,141 +17,221 @@ import argparse
 import json
 import sys
 
-from pydantic import ValidationError
+from flows.cli._common import json_safe
+from flows.cli._options import ListOption, add_parser, option_names
+from flows.cli._run import RunStopped, run_flow
 
-from flows.cli._common import flow_output_guard, json_safe
+__all__ = ["describe_failures", "format_outcome", "params_from_args", "register"]
 
-__all__ = ["params_from_args", "register"]
+DESCRIPTION = """\
+Compare methods on datasets under a protocol: every (dataset, method, repeat, fold) cell is fit and scored,
+tracked in MLflow (one parent run, a child run per dataset and method) and kept on disk, so running the same
+command again resumes where it stopped. Datasets may be registered ones or your own, ingested from a file
+with `cslearn datasets ingest FILE --target COLUMN`.
 
+Lists take spaces or commas: --datasets pima,haberman equals --datasets pima haberman."""
 
-def _comma_list(text: str) -> list[str]:
-    return [item.strip() for item in text.split(",") if item.strip()]
+EXAMPLES = """\
+  cslearn compare --datasets pima haberman --methods adaboost,adacc1,csdt --folds 5 --repeats 1
+  cslearn compare --datasets wisconsin --protocol holdout --repeats 10 --n-estimators 25,50
+  cslearn compare --datasets credit-scoring --methods csdt bmr-lr --json > result.json
+  cslearn compare --protocol cv --repeats 10 --folds 5 --n-estimators 25,50,100,200   # the AdaCC protocol
+"""
+
+#: ``CompareParams`` fields set from options of the same name.
+_FIELDS = (
+    "datasets",
+    "methods",
+    "protocol",
+    "repeats",
+    "folds",
+    "n_estimators",
+    "cost_selection",
+    "negative_costs",
+    "inner_folds",
+    "seed",
+    "experiment",
+    "tracking_uri",
+    "dask_address",
+    "max_workers",
+    "cell_store",
+)
+
+#: Failure groups named in the one-line summary before "and N more".
+_FAILURES_SHOWN = 3
+_ERROR_LENGTH = 160
 
 
 def register(subparsers) -> None:
     """Add the ``compare`` subcommand."""
-    parser = subparsers.add_parser(
+    parser = add_parser(
+        subparsers,
         "compare",
         help="compare methods on datasets under a protocol, tracked in MLflow (resumable)",
-        description=__doc__.split("\n\n")[0],
+        description=DESCRIPTION,
+        examples=EXAMPLES,
     )
-    parser.add_argument("--datasets", nargs="+", metavar="NAME", help="dataset keys (default: wisconsin)")
-    parser.add_argument(
-        "--methods", nargs="+", metavar="NAME", help="method keys (default: every registered one)"
+    what = parser.add_argument_group("what to compare")
+    what.add_argument(
+        "--datasets", action=ListOption, metavar="NAME", help="dataset names (default: wisconsin)"
     )
-    parser.add_argument(
-        "--protocol", help="cv (R x K folds), holdout (R x 50/50) or tvt (train/validation/test)"
+    what.add_argument(
+        "--methods", action=ListOption, metavar="KEY", help="method keys (default: every registered method)"
     )
-    parser.add_argument(
-        "--repeats", type=int, metavar="R", help="repetitions (default: 10 cv, 100 holdout, 1 tvt)"
+    protocol = parser.add_argument_group("protocol")
+    protocol.add_argument(
+        "--protocol",
+        choices=("cv", "holdout", "tvt"),
+        help="cv: R x K stratified folds (default); holdout: R 50/50 splits; tvt: train/validation/test",
     )
-    parser.add_argument("--folds", type=int, metavar="K", help="folds of the cv protocol (default 5)")
-    parser.add_argument(
-        "--n-estimators", metavar="T,T,...", help="ensemble sizes from one fit (default 25,50,100,200)"
+    protocol.add_argument(
+        "--repeats", type=int, metavar="R", help="repetitions (default: 10 for cv, 100 holdout, 1 tvt)"
     )
-    parser.add_argument(
-        "--cost-selection", help="C- selection of fixed-cost methods: train, inner-cv or none"
+    protocol.add_argument("--folds", type=int, metavar="K", help="K of the cv protocol (default 5)")
+    protocol.add_argument(
+        "--n-estimators",
+        action=ListOption,
+        item=int,
+        metavar="T",
+        help="ensemble sizes scored from one fit (default 25,50,100,200)",
     )
-    parser.add_argument("--seed", type=int, help="root seed (default 0)")
-    parser.add_argument("--experiment", help="MLflow experiment (default cslearn-compare)")
-    parser.add_argument(
+    protocol.add_argument(
+        "--cost-selection",
+        choices=("train", "inner-cv", "none"),
+        help="how fixed-cost methods choose C-: by training F1 (train, the paper's), inner CV, or none",
+    )
+    protocol.add_argument(
+        "--negative-costs",
+        action=ListOption,
+        item=float,
+        metavar="C",
+        help="the C- grid (default 0.1,...,1.0)",
+    )
+    protocol.add_argument(
+        "--inner-folds", type=int, metavar="K", help="folds of --cost-selection inner-cv (3)"
+    )
+    protocol.add_argument("--seed", type=int, help="root seed of splits and estimators (default 0)")
+    where = parser.add_argument_group("where it runs and is recorded")
+    where.add_argument("--experiment", help="MLflow experiment (default cslearn-compare)")
+    where.add_argument(
         "--tracking-uri",
         help="MLflow tracking URI (default $MLFLOW_TRACKING_URI or the store in $CSLEARN_HOME)",
     )
-    parser.add_argument("--dask-address", metavar="tcp://HOST:PORT", help="run cells on this Dask scheduler")
-    parser.add_argument("--max-workers", type=int, help="threads of the local task runner (default 2)")
-    parser.add_argument(
+    where.add_argument(
+        "--dask-address", metavar="tcp://HOST:PORT", help="run the cells on this Dask scheduler"
+    )
+    where.add_argument("--max-workers", type=int, metavar="N", help="cells run at once locally (default 2)")
+    where.add_argument(
         "--cell-store", metavar="DIR", help="folder of resumable cell results (default $CSLEARN_HOME/cells)"
     )
-    parser.add_argument("--json", action="store_true", help="print the summary and the parent run id as JSON")
-    parser.set_defaults(handler=run)
+    output = parser.add_argument_group("output")
+    output.add_argument(
+        "--json", action="store_true", help="print the summary and the MLflow run ids as JSON"
+    )
+    output.add_argument("--no-progress", action="store_true", help="plain progress lines, no bar")
+    parser.set_defaults(handler=run, options=option_names(parser))
 
 
 def params_from_args(args: argparse.Namespace) -> dict:
     """The raw configuration: every option the user gave, as ``CompareParams`` field names."""
-    raw = {}
-    for field in (
-        "datasets",
-        "methods",
-        "protocol",
-        "repeats",
-        "folds",
-        "cost_selection",
-        "seed",
-        "experiment",
-        "tracking_uri",
-        "dask_address",
-        "max_workers",
-        "cell_store",
-    ):
-        value = getattr(args, field, None)
-        if value is not None:
-            raw[field] = value
-    if args.n_estimators is not None:
-        raw["n_estimators"] = _comma_list(args.n_estimators)
-    return raw
+    return {field: getattr(args, field) for field in _FIELDS if getattr(args, field, None) is not None}
+
+
+def describe_failures(results) -> str | None:
+    """One line naming the failed cells, grouped by method and error (``None``: none failed).
+
+    ``results`` is the flow's per-cell results table (``tasks.report.results_frame``).
+    """
+    cell_ids = ["dataset", "method", "repeat", "fold"]
+    failed = results[results["status"] != "ok"].drop_duplicates(cell_ids)
+    if failed.empty:
+        return None
+    groups = failed.fillna({"error": "unknown error"}).groupby(["method", "error"], sort=False)
+    parts = []
+    for (method, error), group in groups:
+        datasets = ", ".join(dict.fromkeys(group["dataset"]))
+        cells = f"{len(group)} cell{'s' * (len(group) != 1)}"
+        parts.append(f"{method} on {datasets} ({cells}): {error[:_ERROR_LENGTH]}")
+    more = len(parts) - _FAILURES_SHOWN
+    shown = "; ".join(parts[:_FAILURES_SHOWN]) + (f"; and {more} more" if more > 0 else "")
+    return f"{len(failed)} of {len(results.drop_duplicates(cell_ids))} cells failed: {shown}"
+
+
+def format_outcome(outcome: dict) -> str:
+    """The text summary: the leaderboard, the Friedman and post-hoc tests in words, the cells and the run."""
+    from tasks.report import compare_methods, describe_comparison, format_leaderboard, leaderboard
+
+    summary = outcome["summary_table"]
+    lines = []
+    if "opm_mean" in summary and summary["opm_mean"].notna().any():
+        comparison = compare_methods(summary, "opm")
+        n_datasets = summary["dataset"].nunique()
+        lines += [
+            f"Leaderboard: ranked by OPM per dataset at the largest T, over {n_datasets} dataset"
+            f"{'s' * (n_datasets != 1)}; metrics are means over datasets of the per-dataset fold means",
+            format_leaderboard(leaderboard(summary, comparison)),
+            "",
+            describe_comparison(comparison),
+        ]
+    else:
+        lines.append("No results to rank: no cell succeeded.")
+    cells = outcome["cells"]
+    lines += [
+        "",
+        f"cells: {cells['total']} total, {cells['resumed']} resumed, {cells['computed']} computed, "
+        f"{cells['failed']} failed",
+        f"MLflow parent run {outcome['parent_run_id']} in {outcome['tracking_uri']}",
+        f"per-dataset tables, figures and the HTML report: cslearn report {outcome['parent_run_id']}",
+    ]
+    return "\n".join(lines)
+
+
+def _json_document(outcome: dict) -> dict:
+    document = {
+        key: outcome[key]
+        for key in (
+            "parent_run_id",
+            "experiment_id",
+            "tracking_uri",
+            "cells",
+            "child_runs",
+            "summary",
+            "ranks",
+        )
+    }
+    document["friedman"] = outcome["friedman"]
+    results = outcome["results_table"]
+    failed = results[results["status"] != "ok"].drop_duplicates(["dataset", "method", "repeat", "fold"])
+    document["failed_cells"] = failed[["dataset", "method", "repeat", "fold", "error"]].to_dict(
+        orient="records"
+    )
+    return json_safe(document)
 
 
 def run(args: argparse.Namespace) -> int:
-    """Validate, run the flow, print the summary; exit status 2 on a bad configuration, 130 if interrupted."""
-    from flows.compare import run_compare
+    """Check, run the flow, print the outcome; see the module docstring for the exit status."""
+    from flows.cli._progress import CellProgressView
     from schemas.flow_params import CompareParams
-    from tasks.configuration import validate_params
-    from tasks.report import format_overall, format_summary
 
     try:
-        params = validate_params(CompareParams, params_from_args(args))
-    except ValidationError as error:
-        print(f"cslearn compare: invalid configuration\n{error}", file=sys.stderr)
-        return 2
-    try:
-        with flow_output_guard():
-            outcome = run_compare(params)
-    except KeyboardInterrupt:
-        print(
-            "cslearn compare: interrupted; the MLflow runs are marked KILLED and finished cells are kept "
-            "(rerun the same command to resume)",
-            file=sys.stderr,
+        outcome = run_flow(
+            "compare",
+            CompareParams,
+            params_from_args(args),
+            args.options,
+            "flows.compare:run_compare",
+            interrupted="the MLflow runs are marked KILLED and finished cells are kept (rerun the same "
+            "command to resume)",
+            view=lambda: CellProgressView(bar=False if args.no_progress else None),
         )
-        return 130
+    except RunStopped as ended:
+        return ended.status
     if args.json:
-        document = {
-            key: outcome[key]
-            for key in (
-                "parent_run_id",
-                "experiment_id",
-                "tracking_uri",
-                "cells",
-                "child_runs",
-                "summary",
-                "ranks",
-                "friedman",
-            )
-        }
-        print(json.dumps(json_safe(document), indent=2))
+        print(json.dumps(_json_document(outcome), indent=2))
     else:
-        print(format_summary(outcome["summary_table"]))
-        print("\nAveraged over datasets (mean of the per-dataset fold means):")
-        print(format_overall(outcome["overall_table"]))
-        if outcome["ranks"]:
-            print(
-                "\nmean rank (opm, largest T):",
-                {m: round(r, 2) for m, r in outcome["ranks"]["mean rank"].items()},
-            )
-        if outcome["friedman"]:
-            friedman = outcome["friedman"]
-            print(
-                f"Friedman p = {friedman['p_value']:.3g}, Nemenyi CD = {friedman['critical_difference']:.2f}"
-            )
-        cells = outcome["cells"]
-        print(
-            f"\ncells: {cells['total']} total, {cells['resumed']} resumed, {cells['computed']} computed, "
-            f"{cells['failed']} failed"
-        )
-        print(f"MLflow parent run {outcome['parent_run_id']} in {outcome['tracking_uri']}")
-    if outcome["cells"]["failed"]:
-        print(
-            f"warning: {outcome['cells']['failed']} cell(s) failed; see the failed child runs",
-            file=sys.stderr,
-        )
+        print(format_outcome(outcome))
+    failures = describe_failures(outcome["results_table"])
+    if failures:
+        print(f"cslearn compare: {failures} (see the FAILED child runs in MLflow)", file=sys.stderr)
+        return 1
     return 0

@@ -5,35 +5,41 @@ from a file). ``list --json`` prints one JSON object per dataset (its descriptio
 cached and any problem with its cache entry); ``ingest --json`` prints rows, features, positives, fingerprint
 and cache path per dataset. Downloads show a progress bar on stderr unless ``--no-progress``. A damaged cache
 entry is named with what to do, never a traceback. Exit code 0 on success, 1 if any dataset failed or cannot
-be described, 2 on usage errors.
+be described, 2 on usage errors. The data layer is imported by the handlers, not when the parser is built, so
+``cslearn --help`` and the other commands start fast.
 """
 
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
 import sys
 from pathlib import Path
 
-from tqdm import tqdm
+from flows.cli._options import ListOption, add_parser
 
-from tasks.datasets import (
-    DATASETS,
-    HttpOptions,
-    available_datasets,
-    dataset_entry,
-    dataset_names,
-    ingest_dataset,
-    ingest_file,
-    load_dataset,
-    reingest_user_dataset,
-    resolve_cache_dir,
-)
-from tasks.datasets.ingest import read_cached
-from tasks.datasets.user_table import DEFAULT_MAX_COLUMNS, delimiter_name, parse_delimiter
+#: Defaults of the data layer, shown in the help (``tests/tasks/datasets/test_cli.py`` keeps them equal to
+#: ``HttpOptions`` and ``user_table.DEFAULT_MAX_COLUMNS``).
+HELP_DEFAULTS = {"timeout": 30.0, "retries": 3, "max_columns": 10_000}
+
+INGEST_DESCRIPTION = """\
+Download, validate and cache registered datasets by name, or ingest your own CSV or parquet file (with
+--target) as a dataset that compare and retrain can use like a registered one. A file with example-dependent
+costs names its four cost columns with --cost-columns (order C_FP C_FN C_TP C_TN); such a dataset can be
+retrained on. Lists take spaces or commas."""
+
+INGEST_EXAMPLES = """\
+  cslearn datasets ingest pima haberman
+  cslearn datasets ingest loans.csv --target default --name loans-2024
+  cslearn datasets ingest claims.csv --target fraud --positive yes --cost-columns c_fp,c_fn,c_tp,c_tn
+  cslearn datasets ingest export.csv --target y --delimiter semicolon --drop-columns id,created_at
+"""
 
 
 def _delimiter(text: str) -> str:
+    from tasks.datasets.user_table import parse_delimiter
+
     try:
         return parse_delimiter(text)
     except ValueError as error:
@@ -43,24 +49,38 @@ def _delimiter(text: str) -> str:
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``datasets`` command group to the ``cslearn`` parser."""
     group = subparsers.add_parser("datasets", help="list, describe and ingest datasets")
-    commands = group.add_subparsers(dest="datasets_command", required=True)
+    commands = group.add_subparsers(dest="datasets_command", required=True, metavar="COMMAND")
 
-    listing = commands.add_parser("list", help="every registered dataset and every user dataset")
+    listing = add_parser(
+        commands,
+        "list",
+        help="every registered dataset and every user dataset",
+        description="List every dataset compare and retrain accept: the registered ones and your own.",
+        examples="  cslearn datasets list --offline\n  cslearn datasets list --json\n",
+    )
     listing.add_argument("--json", action="store_true", help="one JSON object per dataset")
     listing.add_argument("--offline", action="store_true", help="only datasets reachable offline")
-    listing.add_argument("--cache-dir", type=Path, default=None)
+    listing.add_argument("--cache-dir", type=Path, help="dataset cache (default $CSLEARN_CACHE)")
     listing.set_defaults(handler=list_datasets)
 
-    show = commands.add_parser(
-        "show", help="one dataset's source, checksum, filter, minority rule and counts"
+    show = add_parser(
+        commands,
+        "show",
+        help="one dataset's source, checksum, filter, minority rule and counts",
+        description="Describe one dataset: where it comes from, how it is built, its counts and costs.",
+        examples="  cslearn datasets show credit-scoring\n  cslearn datasets show loans-2024 --json\n",
     )
     show.add_argument("name")
     show.add_argument("--json", action="store_true")
-    show.add_argument("--cache-dir", type=Path, default=None)
+    show.add_argument("--cache-dir", type=Path, help="dataset cache (default $CSLEARN_CACHE)")
     show.set_defaults(handler=show_dataset)
 
-    ingest = commands.add_parser(
-        "ingest", help="download, validate and cache datasets (names, or one file with --target)"
+    ingest = add_parser(
+        commands,
+        "ingest",
+        help="download, validate and cache datasets (names, or one file with --target)",
+        description=INGEST_DESCRIPTION,
+        examples=INGEST_EXAMPLES,
     )
     ingest.add_argument("names", nargs="+", metavar="NAME|PATH")
     ingest.add_argument(
@@ -70,9 +90,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     ingest.add_argument("--positive", help="label value that is positive (default: the rarer of two values)")
     ingest.add_argument(
         "--cost-columns",
-        nargs=4,
-        metavar=("C_FP", "C_FN", "C_TP", "C_TN"),
-        help="columns holding the example-dependent costs, in this order",
+        action=ListOption,
+        count=4,
+        metavar="COLUMN",
+        help="the four columns holding example-dependent costs, in the order C_FP C_FN C_TP C_TN",
     )
     ingest.add_argument(
         "--name", help="name of a user's file dataset (default: its stem; not a registered name)"
@@ -84,11 +105,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     ingest.add_argument("--encoding", default="utf-8", help="CSV text encoding (default: utf-8)")
     ingest.add_argument(
-        "--drop-columns", nargs="+", default=(), metavar="COLUMN", help="columns left out of the features"
+        "--drop-columns", action=ListOption, default=(), metavar="COLUMN", help="columns left out of features"
     )
     ingest.add_argument(
         "--categorical",
-        nargs="+",
+        action=ListOption,
         default=(),
         metavar="COLUMN",
         help="columns one-hot encoded as categories, whatever their type and number of levels",
@@ -96,8 +117,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     ingest.add_argument(
         "--max-columns",
         type=int,
-        default=DEFAULT_MAX_COLUMNS,
-        help=f"widest file accepted (default {DEFAULT_MAX_COLUMNS:,})",
+        default=HELP_DEFAULTS["max_columns"],
+        help=f"widest file accepted (default {HELP_DEFAULTS['max_columns']:,})",
     )
     ingest.add_argument(
         "--force",
@@ -105,9 +126,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="ingest again even if cached; for a file: replace a user dataset of that name from another file",
     )
     ingest.add_argument("--no-progress", action="store_true", help="no progress bars")
-    ingest.add_argument("--timeout", type=float, default=HttpOptions.timeout, help="seconds per network read")
-    ingest.add_argument("--retries", type=int, default=HttpOptions.retries)
-    ingest.add_argument("--cache-dir", type=Path, default=None)
+    ingest.add_argument(
+        "--timeout",
+        type=float,
+        default=HELP_DEFAULTS["timeout"],
+        help=f"seconds per network read (default {HELP_DEFAULTS['timeout']:g})",
+    )
+    ingest.add_argument(
+        "--retries",
+        type=int,
+        default=HELP_DEFAULTS["retries"],
+        help=f"download attempts after the first (default {HELP_DEFAULTS['retries']})",
+    )
+    ingest.add_argument("--cache-dir", type=Path, help="dataset cache (default $CSLEARN_CACHE)")
     ingest.set_defaults(handler=ingest_datasets)
 
 
@@ -116,6 +147,8 @@ def _count(value) -> str:
 
 
 def list_datasets(args: argparse.Namespace) -> int:
+    from tasks.datasets import available_datasets
+
     entries = [
         entry
         for entry in available_datasets(cache_dir=args.cache_dir).values()
@@ -149,6 +182,9 @@ def list_datasets(args: argparse.Namespace) -> int:
 
 def _cost_summary(spec, cache_dir: Path) -> dict | None:
     """b_i's summary on the cached data when the cost models exist (descriptive: fitted on all rows)."""
+    from tasks.datasets import resolve_cache_dir
+    from tasks.datasets.ingest import read_cached
+
     if spec.cost_model is None:
         return None
     dataset = read_cached(spec, resolve_cache_dir(cache_dir))
@@ -163,6 +199,7 @@ def _cost_summary(spec, cache_dir: Path) -> dict | None:
 def _user_cost_summary(name: str, cache_dir: Path) -> dict:
     """b_i's summary of a user dataset's own cost columns (loads, or rebuilds, the dataset)."""
     from tasks.cost_models import cost_characteristic_summary  # imports Prefect: only when needed
+    from tasks.datasets import load_dataset
 
     return cost_characteristic_summary(load_dataset(name, cache_dir=cache_dir).cost_matrix)
 
@@ -178,6 +215,8 @@ def _print_description(description: dict) -> None:
 
 
 def show_dataset(args: argparse.Namespace) -> int:
+    from tasks.datasets import dataset_entry, resolve_cache_dir
+
     cache_dir = resolve_cache_dir(args.cache_dir)
     try:
         entry = dataset_entry(args.name, cache_dir=cache_dir)
@@ -220,7 +259,9 @@ def _report(dataset) -> dict:
     }
 
 
-def _ingest_one(kind: str, name: str, args: argparse.Namespace, options: HttpOptions, progress: bool):
+def _ingest_one(kind: str, name: str, args: argparse.Namespace, options, progress: bool):
+    from tasks.datasets import DATASETS, ingest_dataset, ingest_file, load_dataset, reingest_user_dataset
+
     if kind == "file":
         return ingest_file(
             name,
@@ -246,6 +287,11 @@ def _ingest_one(kind: str, name: str, args: argparse.Namespace, options: HttpOpt
 
 
 def ingest_datasets(args: argparse.Namespace) -> int:
+    from tqdm import tqdm
+
+    from tasks.datasets import DATASETS, HttpOptions, dataset_names
+    from tasks.datasets.user_table import delimiter_name
+
     options = HttpOptions(timeout=args.timeout, retries=args.retries)
     progress = not args.no_progress and not args.json
     if args.target is not None:
@@ -254,13 +300,25 @@ def ingest_datasets(args: argparse.Namespace) -> int:
             return 2
         jobs = [("file", args.names[0])]
     else:
+        names = [
+            part.strip()
+            for name in args.names
+            for part in ([name] if Path(name).is_file() else name.split(","))
+            if part.strip()
+        ]
         known = dataset_names(cache_dir=args.cache_dir)
-        unknown = [name for name in args.names if name not in known]
+        unknown = [name for name in names if name not in known]
+        for name in unknown:
+            if Path(name).is_file():
+                print(f"error: {name} is a file; a file needs --target COLUMN", file=sys.stderr)
+                continue
+            close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            print(f"error: unknown dataset {name!r}{hint}", file=sys.stderr)
         if unknown:
-            hint = "; a file needs --target COLUMN" if any(Path(name).is_file() for name in unknown) else ""
-            print(f"error: unknown dataset(s) {unknown}{hint}; known: {', '.join(known)}", file=sys.stderr)
+            print("(`cslearn datasets list` shows every dataset)", file=sys.stderr)
             return 2
-        jobs = [("registry" if name in DATASETS else "user", name) for name in args.names]
+        jobs = [("registry" if name in DATASETS else "user", name) for name in names]
     failures = 0
     overall = tqdm(
         jobs, desc="datasets", unit="dataset", disable=not progress or len(jobs) < 2, file=sys.stderr

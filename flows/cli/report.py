@@ -13,15 +13,32 @@ import os
 import sys
 from pathlib import Path
 
+from flows.cli._options import add_parser
+
 __all__ = ["register"]
+
+
+DESCRIPTION = """\
+Build the HTML report of a finished compare or retrain run from its MLflow parent run: the leaderboard, the
+statistical tests (Friedman, Nemenyi, Bonferroni-Dunn), the papers' tables and the figures, in one
+self-contained file that opens offline. Each figure is also written as a PNG. The report depends only on the
+run, so building it again gives the same file."""
+
+EXAMPLES = """\
+  cslearn report 3f2c9a...                     # writes reports/3f2c9a.../report.html
+  cslearn report 3f2c9a... --out /tmp/report --metric balanced_accuracy --control adaboost
+  cslearn report 3f2c9a... --tracking-uri http://127.0.0.1:5000
+"""
 
 
 def register(subparsers) -> None:
     """Add the ``report`` subcommand."""
-    parser = subparsers.add_parser(
+    parser = add_parser(
+        subparsers,
         "report",
         help="build the self-contained HTML report of a compare or retrain run from MLflow",
-        description=__doc__.split("\n\n")[0],
+        description=DESCRIPTION,
+        examples=EXAMPLES,
     )
     parser.add_argument(
         "run_id", metavar="RUN_ID", help="MLflow id of the parent run of a compare or retrain"

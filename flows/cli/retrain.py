@@ -1,10 +1,11 @@
 """``cslearn retrain DATASET``: run the ``retrain`` flow from the command line.
 
 Options map onto ``schemas.flow_params.RetrainParams``; only the options given are passed, so its defaults
-apply to the rest. A bad configuration prints pydantic's error and exits with status 2 before anything runs.
-Progress (candidates done / total, elapsed, ETA) goes to stderr through the flow's logger; the candidates
-table and the registry decision (or, with ``--json``, the flow's summary including the MLflow parent run
-id) go to stdout. Exit status 130 when interrupted (the MLflow runs are marked KILLED).
+apply to the rest. The configuration is checked first against the registry snapshot (a fraction of a second,
+before Prefect is imported): a bad one is explained per option and exits with status 2. Progress (candidates
+done / total, elapsed, ETA) goes to stderr through the flow's logger; the candidates table and the registry
+decision (or, with ``--json``, the flow's summary including the MLflow parent run id) go to stdout. Exit
+status 1 when Prefect is unavailable, 130 when interrupted (the MLflow runs are marked KILLED).
 """
 
 from __future__ import annotations
@@ -12,30 +13,51 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import sys
 
-from pydantic import ValidationError
-
-from flows.cli._common import flow_output_guard, json_safe
+from flows.cli._common import json_safe
+from flows.cli._options import ListOption, add_parser, option_names
+from flows.cli._run import RunStopped, run_flow
 
 __all__ = ["format_candidates", "params_from_args", "register"]
 
 #: Columns of the candidates table, in order.
 TABLE_METRICS = ("savings", "cost", "f1", "tpr", "tnr", "auc", "fit_seconds")
 
+DESCRIPTION = """\
+Refit candidate methods on a dataset with example-dependent costs, score them by savings on a holdout
+drawn from the data's fingerprint and the seed, and register the best in the MLflow model registry. The
+alias 'champion' moves to it only when it beats the current champion on the same holdout; otherwise it
+becomes the 'challenger'.
+
+The dataset is one with example-dependent costs: a registered business dataset, whose cost model derives
+each row's costs (credit scoring, direct marketing, card fraud: `cslearn datasets list` shows the cost model
+of each), or your own file ingested with its cost columns (`cslearn datasets ingest FILE --target COLUMN
+--cost-columns C_FP,C_FN,C_TP,C_TN`)."""
+
+EXAMPLES = """\
+  cslearn retrain credit-scoring
+  cslearn retrain direct-marketing --candidates csdt,bmr-lr,adacc1 --max-rows 20000
+  cslearn retrain my-claims --candidates csdt bmr-lr --json
+"""
+
 
 def register(subparsers) -> None:
     """Add the ``retrain`` subcommand."""
-    parser = subparsers.add_parser(
+    parser = add_parser(
+        subparsers,
         "retrain",
         help="refit candidates on a business dataset and move the registry's champion only if beaten",
-        description=__doc__.split("\n\n")[0],
+        description=DESCRIPTION,
+        examples=EXAMPLES,
     )
     parser.add_argument(
-        "dataset", metavar="DATASET", help="business dataset: credit-scoring, direct-marketing, ..."
+        "dataset", metavar="DATASET", help="a dataset with example-dependent costs (see above)"
     )
     parser.add_argument(
-        "--candidates", nargs="+", metavar="METHOD", help="method keys (default: csdt bmr-lr adacc1 adaboost)"
+        "--candidates",
+        action=ListOption,
+        metavar="METHOD",
+        help="method keys (default: csdt bmr-lr adacc1 adaboost)",
     )
     parser.add_argument(
         "--holdout-fraction", type=float, help="share of rows held out for scoring (default 0.3)"
@@ -52,7 +74,7 @@ def register(subparsers) -> None:
     )
     parser.add_argument("--cache-dir", help="dataset cache folder (default $CSLEARN_CACHE or the user cache)")
     parser.add_argument("--json", action="store_true", help="print the summary and the parent run id as JSON")
-    parser.set_defaults(handler=run)
+    parser.set_defaults(handler=run, options=option_names(parser))
 
 
 def params_from_args(args: argparse.Namespace) -> dict:
@@ -120,22 +142,20 @@ def format_candidates(outcome: dict) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Validate, run the flow, print the outcome; exit status 2 on a bad configuration, 130 if interrupted."""
-    from flows.retrain import retrain
+    """Check, run the flow, print the outcome; exit status 2 on a bad configuration, 130 if interrupted."""
     from schemas.flow_params import RetrainParams
-    from tasks.configuration import validate_params
 
     try:
-        params = validate_params(RetrainParams, params_from_args(args))
-    except ValidationError as error:
-        print(f"cslearn retrain: invalid configuration\n{error}", file=sys.stderr)
-        return 2
-    try:
-        with flow_output_guard():
-            outcome = retrain(params)
-    except KeyboardInterrupt:
-        print("cslearn retrain: interrupted; the MLflow runs are marked KILLED", file=sys.stderr)
-        return 130
+        outcome = run_flow(
+            "retrain",
+            RetrainParams,
+            params_from_args(args),
+            args.options,
+            "flows.retrain:retrain",
+            interrupted="the MLflow runs are marked KILLED",
+        )
+    except RunStopped as ended:
+        return ended.status
     if args.json:
         print(json.dumps(json_safe(outcome), indent=2))
     else:

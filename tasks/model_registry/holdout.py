@@ -3,7 +3,8 @@
 * :func:`make_holdout` draws the holdout: stratified, seeded by the root seed AND the dataset fingerprint, so
   the same data and seed always give the same rows, and new data gives a new holdout.
 * :func:`prepare_retrain_data` splits a business dataset into training rows and the holdout and derives both
-  sides' cost matrices from a cost model fit on the training rows only (``tasks.cost_models``).
+  sides' cost matrices from a cost model fit on the training rows only (``tasks.cost_models``), or, for a
+  user dataset ingested with its own cost columns, indexes those by the split's rows.
 """
 
 from __future__ import annotations
@@ -102,7 +103,7 @@ class RetrainData:
     The cost model is fit on the training rows only (CSDT paper, Section 4: its averages and priors come
     from the training split) and then gives the example-dependent costs ``[C_FP, C_FN, C_TP, C_TN]`` of both;
     ``fitted_cost_model`` is that model, logged with every candidate so that the served model derives the
-    costs of new rows the same way.
+    costs of new rows the same way (``None`` for a user dataset with its own cost columns).
     """
 
     dataset: str
@@ -114,7 +115,7 @@ class RetrainData:
     holdout_features: object
     holdout_target: np.ndarray
     holdout_costs: np.ndarray
-    cost_model: str
+    cost_model: str | None
     cost_params: dict
     fitted_cost_model: CostModel | None = None
 
@@ -145,7 +146,9 @@ def prepare_retrain_data(
     Parameters
     ----------
     dataset : tasks.datasets.Dataset
-        A dataset whose ``spec.cost_model`` names a cost model of ``tasks.cost_models.COST_MODELS``.
+        A dataset whose ``spec.cost_model`` names a cost model of ``tasks.cost_models.COST_MODELS``, or a
+        user dataset with its own ``cost_matrix`` (then ``cost_model`` is ``None`` and ``cost_params`` names
+        the cost columns).
     seed, holdout_fraction, max_rows
         See :func:`make_holdout`.
     cost_params : mapping, optional
@@ -154,12 +157,20 @@ def prepare_retrain_data(
     Raises
     ------
     ValueError
-        If the dataset has no cost model (it is not a business dataset).
+        If the dataset has no example-dependent costs (it is not a business dataset), or ``cost_params`` are
+        given for a dataset with its own cost columns.
     """
     cost_model_name = getattr(dataset.spec, "cost_model", None)
-    if not cost_model_name:
+    own_costs = getattr(dataset, "cost_matrix", None)
+    if not cost_model_name and own_costs is None:
         raise ValueError(
-            f"dataset {dataset.name!r} has no example-dependent cost model; retrain needs a business dataset"
+            f"dataset {dataset.name!r} has no example-dependent costs (a cost model or cost columns); "
+            "retrain needs a business dataset"
+        )
+    if own_costs is not None and cost_params:
+        raise ValueError(
+            f"dataset {dataset.name!r} has its own cost columns; cost_params {sorted(cost_params)} apply "
+            "only to a cost model"
         )
     holdout = make_holdout(
         dataset.target,
@@ -171,22 +182,29 @@ def prepare_retrain_data(
     train_features = dataset.features.iloc[holdout.train]
     holdout_features = dataset.features.iloc[holdout.holdout]
     train_target = np.asarray(dataset.target)[holdout.train]
-    costs = derive_split_costs(
-        cost_model_name, train_features, train_target, holdout_features, parameters=cost_params
-    )
+    if own_costs is not None:  # a served model takes such rows' costs as explicit cost columns
+        train_costs, holdout_costs = own_costs[holdout.train], own_costs[holdout.holdout]
+        cost_params = {"cost_columns": ",".join(dataset.metadata.get("cost_columns", ()))}
+        fitted_cost_model = None
+    else:
+        costs = derive_split_costs(
+            cost_model_name, train_features, train_target, holdout_features, parameters=cost_params
+        )
+        train_costs, holdout_costs = costs.train.values, costs.evaluated.values
+        cost_params, fitted_cost_model = dict(costs.params()), costs.model
     return RetrainData(
         dataset=dataset.name,
         fingerprint=dataset.fingerprint,
         holdout_key=holdout.key,
         train_features=train_features,
         train_target=train_target,
-        train_costs=costs.train.values,
+        train_costs=train_costs,
         holdout_features=holdout_features,
         holdout_target=np.asarray(dataset.target)[holdout.holdout],
-        holdout_costs=costs.evaluated.values,
+        holdout_costs=holdout_costs,
         cost_model=cost_model_name,
-        cost_params=dict(costs.params()),
-        fitted_cost_model=costs.model,
+        cost_params=cost_params,
+        fitted_cost_model=fitted_cost_model,
     )
 
 

@@ -1,12 +1,39 @@
-"""Progress of a comparison: cells done out of the total, failures, elapsed time and the time left."""
+"""Progress of a comparison: cells done out of the total, failures, elapsed time and the time left.
+
+The flow logs :meth:`Progress.line` after every cell; :func:`parse_progress_line` reads such a line back (the
+command line turns them into a progress bar on a terminal).
+"""
 
 from __future__ import annotations
 
 import math
+import re
 import time
 from collections.abc import Mapping
+from typing import NamedTuple
 
-__all__ = ["Progress"]
+__all__ = ["Progress", "ProgressCounts", "parse_progress_line"]
+
+_LINE = re.compile(
+    r"^cells (?P<done>\d+)/(?P<total>\d+) \((?P<resumed>\d+) resumed, (?P<failed>\d+) failed\)"
+)
+
+
+class ProgressCounts(NamedTuple):
+    """The counts of a progress line: cells done (resumed ones included), total, resumed, failed."""
+
+    done: int
+    total: int
+    resumed: int
+    failed: int
+
+
+def parse_progress_line(message: str) -> ProgressCounts | None:
+    """The counts of a line made by :meth:`Progress.line`, or ``None`` for any other message."""
+    match = _LINE.match(message)
+    if match is None:
+        return None
+    return ProgressCounts(*(int(match[name]) for name in ProgressCounts._fields))
 
 
 class Progress:

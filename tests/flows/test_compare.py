@@ -158,10 +158,12 @@ def test_bad_configuration_fails_before_any_work(mlflow_server, tmp_path, test_m
     status = main(
         ["compare", "--methods", "no-such-method", "--folds", "1", "--cell-store", str(tmp_path / "c")]
     )
-    error = capsys.readouterr().err
     assert status == 2
-    assert "invalid configuration" in error and "unknown methods ['no-such-method']" in error
-    assert "folds" in error and "greater than or equal to 2" in error
+    assert capsys.readouterr().err.splitlines() == [
+        "cslearn compare: invalid configuration",
+        "  --methods: unknown method 'no-such-method' (`cslearn methods list` shows them all)",
+        "  --folds: input should be greater than or equal to 2 (got 1)",
+    ]
     assert not (tmp_path / "c").exists()
 
 
@@ -190,6 +192,7 @@ def test_cli_json_prints_the_summary_and_parent_run(
     assert status == 0
     document = json.loads(captured.out)
     assert document["cells"] == {"total": 2, "resumed": 0, "computed": 2, "failed": 0}
+    assert document["failed_cells"] == []
     assert MlflowClient(mlflow_server).get_run(document["parent_run_id"]).info.status == "FINISHED"
     [row] = document["summary"]
     assert row["method"] == "counting-tree" and row["folds"] == 2 and row["n_estimators"] is None
@@ -198,10 +201,53 @@ def test_cli_json_prints_the_summary_and_parent_run(
 
     assert main(arguments) == 0  # the same command again, as text: every cell is resumed
     text = capsys.readouterr().out
-    assert "wisconsin counting-tree" in " ".join(text.split())
-    assert "Averaged over datasets" in text
     assert "cells: 2 total, 2 resumed, 0 computed, 0 failed" in text
     assert len(CountingTree.fits) == 2
+
+
+def test_cli_text_summary_ranks_tests_in_words_and_a_failed_cell_exits_1(
+    prefect_server, mlflow_server, tmp_path, test_methods, capsys
+):
+    status = main(
+        [
+            "compare",
+            "--datasets",
+            "wisconsin,haberman",
+            "--methods",
+            "counting-tree",
+            "adaboost",
+            "dt",
+            "exploding-tree",
+            "--folds",
+            "2",
+            "--repeats",
+            "1",
+            "--n-estimators",
+            "3,6",
+            "--tracking-uri",
+            mlflow_server,
+            "--experiment",
+            f"cli-text-{tmp_path.name}",
+            "--cell-store",
+            str(tmp_path / "cells"),
+        ]
+    )
+    captured = capsys.readouterr()
+    assert status == 1
+    lines = captured.out.splitlines()
+    assert lines[0].startswith("Leaderboard: ranked by OPM per dataset at the largest T, over 2 datasets")
+    header = lines[1].split()
+    assert header[:6] == ["#", "method", "mean", "rank", "wins", "OPM"] and header[-2:] == ["failed", "cells"]
+    board = {line.split()[1]: line.split() for line in lines[2:6]}
+    assert set(board) == {"counting-tree", "adaboost", "dt", "exploding-tree"}
+    assert board["exploding-tree"][-1] == "2"  # failed cells
+    assert "Ranked by OPM (largest T): best mean rank" in captured.out
+    assert "Friedman test over 2 datasets and 4 methods: chi-square = " in captured.out
+    assert "cells: 16 total, 0 resumed, 16 computed, 4 failed" in captured.out
+    assert (
+        "cslearn compare: 4 of 16 cells failed: exploding-tree on haberman, wisconsin (4 cells): "
+        "FloatingPointError: weights overflowed in round 3 (see the FAILED child runs in MLflow)"
+    ) in captured.err.splitlines()
 
 
 class InterruptedTree(DecisionTreeClassifier):

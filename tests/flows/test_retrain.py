@@ -35,7 +35,7 @@ def test_parameters_are_a_frozen_model_that_names_the_bad_values():
     with pytest.raises(ValidationError) as error:
         validate_params(RetrainParams, bad)
     message = str(error.value)
-    assert "'wisconsin' is not a business dataset with a cost model" in message
+    assert "'wisconsin' is not a business dataset (one with example-dependent costs" in message
     assert "candidates lists ['csdt'] more than once" in message
     assert "max_rows" in message and "greater than or equal to 20" in message
     assert "retries" in message and "Extra inputs are not permitted" in message

@@ -15,11 +15,16 @@ pytestmark = pytest.mark.servers
 
 
 def test_a_bad_configuration_exits_2_naming_the_problem(capsys):
-    assert main(["retrain", "wisconsin", "--max-rows", "3"]) == 2
-    error = capsys.readouterr().err
-    assert "cslearn retrain: invalid configuration" in error
-    assert "'wisconsin' is not a business dataset" in error
-    assert "max_rows" in error and "greater than or equal to 20" in error
+    assert main(["retrain", "wisconsin", "--max-rows", "3", "--candidates", "csdt,bmr-lrr"]) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        "cslearn retrain: invalid configuration",
+        "  DATASET: dataset 'wisconsin' is not a business dataset (one with example-dependent costs: a cost "
+        "model or cost columns); choose one of: card-fraud, card-fraud-dedup, credit-pakdd, credit-scoring, "
+        "direct-marketing",
+        "  --candidates: unknown method 'bmr-lrr'; did you mean 'bmr-lr'? (`cslearn methods list` shows them "
+        "all)",
+        "  --max-rows: input should be greater than or equal to 20 (got 3)",
+    ]
 
 
 def test_json_reports_candidates_registry_decision_and_parent_run(prefect_server, mlflow_server, capsys):

@@ -12,6 +12,7 @@ from algorithms import METHODS
 from algorithms.metrics import classification_report_dict
 from schemas.flow_params import CompareParams
 from tasks.cells import CellSpec, CellStore, compute_cell, describe_dataset, load_finished_cells, plan_cells
+from tasks.configuration import ProtocolError
 from tasks.datasets import load_dataset
 from tasks.evaluate import derive_seed, make_split
 
@@ -107,15 +108,108 @@ def test_a_failing_cell_is_recorded_and_not_reported_finished(wisconsin, tmp_pat
     assert load_finished_cells(store, [spec]) == {}  # a rerun tries it again
 
 
-def test_the_store_ignores_unreadable_files(tmp_path):
+def _corruptions(record: dict, key: str) -> dict[str, tuple[str, str]]:
+    """Damaged versions of a valid record's file text, with the words the warning must use."""
+    from tasks.cells import record_checksum
+
+    def resealed(changed: dict) -> str:
+        changed = {**changed}
+        changed["checksum"] = record_checksum(changed)
+        return json.dumps(changed)
+
+    edited = json.loads(json.dumps(record))
+    edited["rows"][0]["f1"] = 0.999
+    other_key = "0" * 64
+    return {
+        "truncated": (json.dumps(record)[:-40], "is not valid JSON"),
+        "issue 11's record": (json.dumps({"status": "ok", "key": "x"}), "has no format version"),
+        "a list": ("[1, 2]", "holds a JSON list"),
+        "metrics edited": (json.dumps(edited), "does not match its checksum"),
+        "old format": (resealed({**record, "format": 3}), "has format 3, not 4"),
+        "wrong schema": (resealed({**record, "rows": "many"}), "is not a valid cell record"),
+        "unknown field": (resealed({**record, "note": "hand-made"}), "is not a valid cell record"),
+        "another cell's file": (resealed({**record, "key": other_key}), f"holds the cell {other_key[:12]}"),
+        "ok without metrics": (resealed({**record, "rows": []}), "says ok but holds no metrics"),
+    }
+
+
+def test_invalid_records_are_named_and_computed_again(wisconsin, tmp_path, caplog):
+    spec = _spec(wisconsin, "dt")
+    store = CellStore(tmp_path)
+    computed = compute_cell(spec, store)
+    path = store.path(spec.key)
+    record = json.loads(path.read_text())
+    assert record["format"] == 4 and len(record["checksum"]) == 64
+    assert store.load(spec.key) == record and load_finished_cells(store, [spec]) == {spec.key: record}
+
+    for case, (text, words) in _corruptions(record, spec.key).items():
+        path.write_text(text)
+        caplog.clear()
+        assert store.load(spec.key) is None, case
+        assert load_finished_cells(store, [spec]) == {}, case
+        warnings = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+        assert warnings and all(f"cell file {path} " in w and words in w for w in warnings), (case, warnings)
+        assert all(w.endswith("computing the cell again") for w in warnings)
+
+    recomputed = compute_cell(spec, store)  # what the flow does with a cell load_finished_cells left out
+    assert recomputed["rows"] == computed["rows"]
+    assert store.load(spec.key)["rows"] == computed["rows"]
+
+
+def test_results_with_numpy_values_are_stored_as_plain_json(tmp_path):
     store = CellStore(tmp_path)
     key = "ab" + "0" * 62
-    store.path(key).parent.mkdir(parents=True)
-    store.path(key).write_text("{truncated")
-    assert store.load(key) is None
-    assert store.load("cd" + "0" * 62) is None
     store.save({"key": key, "value": np.float64(0.5), "array": np.arange(2)})
-    assert store.load(key) == {"key": key, "value": 0.5, "array": [0, 1]}
+    stored = json.loads(store.path(key).read_text())
+    assert (stored["value"], stored["array"]) == (0.5, [0, 1])
+    assert store.load("cd" + "0" * 62) is None  # absent: no warning, nothing to name
+
+
+def test_a_protocol_that_does_not_fit_the_data_is_refused_before_any_cell(wisconsin):
+    haberman_like = wisconsin.model_copy(update={"name": "haberman", "n_rows": 306, "n_positive": 81})
+    with pytest.raises(ProtocolError) as error:
+        plan_cells(CompareParams(folds=100, repeats=1), [wisconsin, haberman_like], ["dt"])
+    assert error.value.problems == [
+        "100 folds are more than the 81 rows of haberman's smaller class: stratified 100-fold CV needs 100 "
+        "rows of each class; use 81 folds or fewer"
+    ]
+    tiny = wisconsin.model_copy(update={"name": "tiny", "n_rows": 40, "n_positive": 3})
+    with pytest.raises(
+        ProtocolError, match=r"tiny's smaller class has 3 rows: the tvt protocol's smallest share"
+    ):
+        plan_cells(CompareParams(protocol="tvt"), [tiny], ["dt"])
+    with pytest.raises(ProtocolError, match="4 inner folds are more than the about 2 rows of tiny's smaller"):
+        plan_cells(CompareParams(folds=3, cost_selection="inner-cv", inner_folds=4), [tiny], ["adac1"])
+    assert len(plan_cells(CompareParams(folds=3, repeats=1), [tiny], ["dt"])) == 3
+
+
+def test_user_dataset_cells_score_with_their_own_cost_columns(tmp_path, monkeypatch):
+    from algorithms.metrics import savings_score
+    from tasks.datasets import ingest_file
+    from tests.user_data import PAYMENT_COST_COLUMNS, write_payments_csv
+
+    monkeypatch.setenv("CSLEARN_CACHE", str(tmp_path / "cache"))
+    source = write_payments_csv(tmp_path / "payments.csv")
+    ingest_file(source, target="fraud", positive="yes", cost_columns=PAYMENT_COST_COLUMNS)
+    info = describe_dataset("payments")
+    assert info.cost_columns == PAYMENT_COST_COLUMNS and info.cost_model is None
+
+    params = CompareParams(datasets=("payments",), methods=("bmr-dt",), protocol="holdout", repeats=1)
+    spec = plan_cells(params, [info], ["bmr-dt"])[0]
+    assert spec.cost_columns == PAYMENT_COST_COLUMNS
+    result = compute_cell(spec, CellStore(tmp_path / "cells"))
+    assert result["status"] == "ok", result["traceback"]
+    assert result["cost_model_params"] == {"cost_columns": list(PAYMENT_COST_COLUMNS)}
+
+    dataset = load_dataset("payments")
+    features, target, costs = dataset.features.to_numpy(float), dataset.target, dataset.cost_matrix
+    split = make_split(target, "holdout", repeat=0, seed=0)
+    model = METHODS["bmr-dt"](random_state=derive_seed(0, 0, 0, 2))
+    model.fit(features[split.train], target[split.train], cost_matrix=costs[split.train])
+    decided = model.predict(features[split.test], cost_matrix=costs[split.test])
+    expected = savings_score(target[split.test], decided, costs[split.test])
+    assert result["rows"][0]["savings"] == pytest.approx(expected)
+    assert np.array_equal(costs[split.test][:, 1], dataset.features["amount"].to_numpy()[split.test])
 
 
 def test_a_changed_dataset_is_refused(wisconsin, tmp_path):

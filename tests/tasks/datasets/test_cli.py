@@ -145,3 +145,24 @@ def test_show_reports_the_cost_characteristic_of_a_cached_cost_dataset(cache_dir
     assert summary["n_examples"] == 8 and summary["problem_type"] == "example-dependent"
     assert summary["n_false_negative_not_above_true_positive"] == 0
     assert _cost_summary(DATASETS["pima"], cache_dir) is None  # no cost model
+
+
+def test_the_help_shows_the_data_layers_defaults():
+    """The parser is built without importing the data layer, so its help repeats these defaults."""
+    from flows.cli.datasets import HELP_DEFAULTS
+    from tasks.datasets import HttpOptions
+    from tasks.datasets.user_table import DEFAULT_MAX_COLUMNS
+
+    assert HELP_DEFAULTS == {
+        "timeout": HttpOptions.timeout,
+        "retries": HttpOptions.retries,
+        "max_columns": DEFAULT_MAX_COLUMNS,
+    }
+
+
+def test_ingest_names_take_commas_and_an_unknown_one_gets_a_suggestion(cache_dir, capsys):
+    assert run(["datasets", "ingest", "wisconsin,pma"]) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        "error: unknown dataset 'pma'; did you mean 'pima'?",
+        "(`cslearn datasets list` shows every dataset)",
+    ]

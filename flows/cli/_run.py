@@ -1,0 +1,103 @@
+"""How a subcommand runs a flow: check the configuration in a fraction of a second, make Prefect's API ready
+while the flow's modules import, run the flow, and turn each way it can end into words and an exit status.
+
+1. ``tasks.configuration.quick_validate`` against the registry snapshot (nothing heavy imported): a bad
+   configuration is explained per option (:func:`flows.cli._options.explain_invalid`), exit status 2;
+2. :class:`flows.cli._environment.PrefectApi` checks the configured server, or starts the temporary one in
+   the background (and, once the flow is done, drains Prefect's queues and stops it);
+3. the flow's module is imported (seconds: scikit-learn, MLflow, pandas) while that server starts, and the
+   configuration is validated again against the live registries (``validate_params``: a user dataset of
+   another cache folder, a method registered at run time);
+4. the flow runs with SIGTERM ending it like Ctrl-C (``flow_output_guard``), exit status 130 when interrupted.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import sys
+from collections.abc import Callable
+
+from flows.cli._common import flow_output_guard
+from flows.cli._options import explain_invalid
+
+__all__ = ["RunStopped", "run_flow"]
+
+
+class RunStopped(Exception):
+    """The run stopped without the flow's outcome (bad configuration, no Prefect API, interrupted):
+    ``status`` is the exit status; the reason was printed."""
+
+    def __init__(self, status: int):
+        super().__init__(status)
+        self.status = status
+
+
+def run_flow(
+    command: str,
+    model: type,
+    raw: dict,
+    options: dict[str, str],
+    flow: str,
+    *,
+    interrupted: str,
+    view: Callable[[], contextlib.AbstractContextManager] = contextlib.nullcontext,
+) -> dict:
+    """Run the flow ``flow`` (``"module:function"``) on the configuration ``raw`` of ``model``; its outcome.
+
+    Parameters
+    ----------
+    command : str
+        The subcommand, for messages (``cslearn <command>: ...``).
+    model : type
+        The pydantic model of the flow's parameters.
+    raw : dict
+        The options the user gave, as the model's field names.
+    options : dict
+        Field name -> the option that sets it, for messages.
+    flow : str
+        ``"module:function"`` of the flow (imported while Prefect's server starts).
+    interrupted : str
+        What to say when the run is interrupted.
+    view : callable
+        A context manager around the flow run (the progress view).
+
+    Raises
+    ------
+    RunStopped
+        When the run ended before or instead of the flow's outcome; the reason was printed to stderr.
+    """
+    from pydantic import ValidationError
+
+    from flows.cli._environment import PrefectApi, PrefectUnavailableError
+    from tasks.configuration import ProtocolError, quick_validate, validate_params
+
+    api = PrefectApi()
+    try:
+        params = quick_validate(model, raw)
+        api.start()
+        if api.temporary:
+            print(
+                f"cslearn {command}: starting Prefect's temporary server (PREFECT_API_URL is not set); its "
+                f"log: {api.log_path}",
+                file=sys.stderr,
+            )
+        module_name, function_name = flow.split(":")
+        function = getattr(importlib.import_module(module_name), function_name)
+        params = validate_params(model, params)
+        api.wait()
+        with flow_output_guard(), api.settings(), view():
+            return function(params)
+    except (ValidationError, ProtocolError) as error:
+        if isinstance(error, ValidationError) and error.title != model.__name__:
+            raise  # not the configuration: a failure inside the flow
+        explain_invalid(command, error, options)  # a ProtocolError: class counts known once described
+        raise RunStopped(2) from None
+    except PrefectUnavailableError as error:
+        print(f"cslearn {command}: {error}", file=sys.stderr)
+        raise RunStopped(1) from None
+    except KeyboardInterrupt:
+        print(f"cslearn {command}: interrupted; {interrupted}", file=sys.stderr)
+        raise RunStopped(130) from None
+    finally:
+        api.close()
