@@ -1,7 +1,7 @@
 """Cost-sensitive tree benchmark (issue 4, point 5): bank marketing, CSDT and scikit-learn's tree.
 
 Data: ``tasks.datasets.load_dataset("direct-marketing")`` (UCI bank-full with costcla's filter ``balance >
-0``, 37,931 rows), costs from ``tasks.costs.COST_MODELS["direct-marketing"]`` with costcla's parameters
+0``, 37,931 rows), costs from ``tasks.cost_models.COST_MODELS["direct-marketing"]`` with costcla's parameters
 (``deposit_fraction=0.25``, ``interest_spread=0.02463333``, ``contact_cost=1``), fitted on the training
 half. Split: stratified 50/50, seed 0. Rows: scikit-learn's ``DecisionTreeClassifier`` (full depth),
 cslearn's CSDT without pruning, ``"csdt"`` (cost pruning on 30 % of the training half held out), the cost
@@ -45,7 +45,7 @@ REPO = Path(__file__).resolve().parents[1]
 
 def load_problem():
     """Train / test arrays and cost matrices of the bank-marketing problem (see the module docstring)."""
-    from tasks.costs import COST_MODELS
+    from tasks.cost_models import COST_MODELS
     from tasks.datasets import load_dataset
 
     dataset = load_dataset("direct-marketing")
