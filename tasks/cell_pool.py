@@ -70,8 +70,12 @@ _open_pools: set[CellPool] = set()
 _open_pools_lock = threading.Lock()
 
 
-class CellPoolStopped(RuntimeError):
-    """The pool was closed (interrupt, or its flow ended) while this call waited or ran."""
+class CellPoolStopped(BaseException):
+    """The pool was closed (an interrupt, or its flow ended) while this call waited or ran.
+
+    A cancellation, not an error (like ``asyncio.CancelledError``): code that records a failing fit
+    (``except Exception``) lets it through, and Prefect ends the task as crashed, without a traceback.
+    """
 
 
 def _watch_parent(parent_pid: int, parent_started: float) -> None:
@@ -153,8 +157,8 @@ class CellPool:
         future = self.submit(function, *args, methods=methods)
         try:
             return future.result()
-        except BaseException as error:
-            if self._closed.is_set() and not isinstance(error, KeyboardInterrupt):
+        except Exception:
+            if self._closed.is_set():  # the executor reports its killed workers as errors
                 raise CellPoolStopped("the run is stopping: this fit was cancelled") from None
             raise
 
