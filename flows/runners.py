@@ -10,8 +10,8 @@
 - ``ThreadPoolTaskRunner`` (``processes=False``): fits in threads of this process; they cannot be
   interrupted.
 - ``--dask-address tcp://HOST:PORT`` (or ``tls://``): the cells go to a running Dask scheduler through
-  prefect-dask's ``DaskTaskRunner``, with the TLS settings of :mod:`flows.dask_security`; the workers need
-  only this package installed, no Prefect settings.
+  prefect-dask's ``DaskTaskRunner`` (TLS, and the warning without it: :mod:`flows.dask_security`); the
+  workers need only this package installed, no Prefect settings.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from typing import Any
 
 from prefect.task_runners import ThreadPoolTaskRunner
 
+from flows.dask_security import warn_if_insecure
 from tasks.cell_pool import ACTIVE_POOL, CellPool
 
 __all__ = ["CellProcessTaskRunner", "build_task_runner"]
@@ -69,13 +70,7 @@ class CellProcessTaskRunner(ThreadPoolTaskRunner):
         return state
 
 
-def build_task_runner(
-    dask_address: str | None = None,
-    max_workers: int = 2,
-    *,
-    processes: bool = True,
-    dask_security=None,
-):
+def build_task_runner(dask_address: str | None = None, max_workers: int = 2, *, processes: bool = True):
     """The task runner of a flow run.
 
     Parameters
@@ -87,14 +82,17 @@ def build_task_runner(
     processes : bool
         Locally, fits in worker processes (:class:`CellProcessTaskRunner`, the default) or in threads
         (``ThreadPoolTaskRunner``).
-    dask_security : distributed.security.Security, optional
-        TLS settings of the Dask client (:func:`flows.dask_security.dask_security`).
+
+    Raises
+    ------
+    flows.dask_security.DaskSecurityError
+        A ``tls://`` address without TLS settings in Dask's configuration.
     """
     if dask_address:
         from prefect_dask import DaskTaskRunner
 
-        client_kwargs = {"security": dask_security} if dask_security is not None else None
-        return DaskTaskRunner(address=dask_address, client_kwargs=client_kwargs)
+        warn_if_insecure(dask_address)  # the client's TLS settings come from Dask's configuration
+        return DaskTaskRunner(address=dask_address)
     if processes:
         return CellProcessTaskRunner(max_workers=max_workers)
     return ThreadPoolTaskRunner(max_workers=max_workers)
