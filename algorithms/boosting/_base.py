@@ -16,9 +16,8 @@ quantity                meaning
                         them as columns
 ``cost_factors``        the multiplicative cost factor of one round: ``fixed_costs`` with class costs,
                         ``fixed_costs ** (1/T)`` with a ``cost_matrix`` (``_rules.per_round_cost_factors``)
-``row_weights``         per-row weights from ``cost_matrix`` (``_row_weights``; ones without one): they
-                        multiply ``D^1``
-``cost_mass``           ``class_mass * row_weights``: how much a sample counts in cost-weighted rates (AdaCC)
+``cost_mass``           ``class_mass`` times the row weights of a ``cost_matrix`` (``_row_weights``; ones
+                        without one): ``D^1`` is multiplied by it, and AdaCC counts samples by it in Eq. 5
 ``weights``             the distribution ``D^t`` the weak learner was trained on (sums to 1)
 ``output``              the weak learner's ``h_t(x_i)`` in [-1, 1] on the original samples
 ``cumulative_votes``    margin of the previous rounds' ensemble, ``sum_{j<t} v_j(h_j(x_i)) h_j(x_i)``
@@ -334,7 +333,6 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
             "cost_factors": (
                 _rules.per_round_cost_factors(fixed_costs, self.n_estimators) if compounding else fixed_costs
             ),
-            "row_weights": row_weights,
             "cost_mass": class_mass * row_weights,
         }
 
