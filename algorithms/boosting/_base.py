@@ -403,11 +403,35 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
                 "learner could be kept: under this method's alpha rule (see its docstring) the first learner "
                 "does not improve on chance for these data and costs"
             )
+        self._refuse_one_class_ensemble(cumulative_votes)
         self.trace_ = {key: np.asarray(values, dtype=float) for key, values in trace.items()}
         self.estimator_weights_ = self.trace_["alpha"].copy()
         self.estimator_errors_ = self.trace_["weighted_error"].copy()
         self.vote_weights_ = np.asarray(vote_weights, dtype=float).reshape(-1, 2)
         return self
+
+    def _refuse_one_class_ensemble(self, training_margin):
+        """Raise when boosting stopped early and the kept learners vote one class for every training sample.
+
+        A rule that stops early (a learner discarded for a non-positive alpha, degenerate weights, a variant's
+        own stop) can leave a few learners that all favour the majority class; returning that model would
+        silently predict one class. ``training_margin`` is the kept ensemble's vote on the training samples.
+        A fit that ran all ``n_estimators`` rounds is returned as it is: its rules had every chance.
+        """
+        if self.stop_reason_ == "n_estimators":
+            return
+        predicts_positive = training_margin > 0
+        if predicts_positive.any() and not predicts_positive.all():
+            return
+        negative_label = self.classes_[self.classes_ != self.pos_label_][0]
+        label = self.pos_label_ if predicts_positive.all() else negative_label
+        raise ValueError(
+            f"{type(self).__name__} stopped after {len(self.estimators_)} of {self.n_estimators} rounds "
+            f"(stop reason: {self.stop_reason_}), and the learners it kept predict class {label!r} for "
+            "every training sample, so the model would predict one class only. Its rule (see its docstring) "
+            "found no further learner that improves on chance for these data and costs; change the costs or "
+            "the weak learner, or use another method"
+        )
 
     def _weak_learner_fitter(self, X):
         """Strategy that fits one weak learner per round: ``(X, y01, weights, seed) -> fitted learner``.
@@ -519,9 +543,9 @@ BOOSTING_PARAMETERS_DOC = """
 #: Parameters and attributes shared by the docstrings of the fixed-cost estimators.
 FIXED_COST_PARAMETERS_DOC = (
     BOOSTING_PARAMETERS_DOC
-    + """    positive_cost : float, default=1.0 (AdaCost: 0.1)
+    + """    positive_cost : float, default=1.0
         ``C+``, the cost of misclassifying a positive (a false negative).
-    negative_cost : float, default=1.0 (AdaCost: 0.1)
+    negative_cost : float, default=1.0
         ``C-``, the cost of misclassifying a negative (a false positive). The AdaCC paper fixes ``C+ = 1`` and
         selects ``C-`` in {0.1, ..., 1.0} by F1 (Section 5.2).
 
