@@ -14,7 +14,14 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+from flows.cli._environment import apply_environment_defaults
+
 BIN = Path(sys.executable).parent
+
+# Before Prefect is imported: the quiet settings and the start-up timeout of the command line, and the
+# project's Prefect home (as ``make`` sets it).
+apply_environment_defaults()
+os.environ.setdefault("PREFECT_HOME", str(Path(__file__).resolve().parents[1] / ".prefect"))
 
 #: The small comparison every runner runs: 2 datasets x 3 methods x 5 folds = 30 cells.
 SMALL_COMPARE = {
@@ -32,9 +39,8 @@ SMALL_COMPARE_TEXT = "wisconsin + pima, adaboost / adacc1 / dt, 1 x 5-fold CV, T
 @contextlib.contextmanager
 def prefect_api() -> Iterator[None]:
     """The command line's temporary Prefect server (``flows.cli._environment.PrefectApi``) for the block."""
-    from flows.cli._environment import PrefectApi, apply_environment_defaults
+    from flows.cli._environment import PrefectApi
 
-    apply_environment_defaults()
     api = PrefectApi()
     api.start()
     try:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from prefect import flow, get_run_logger
 
+from flows.runners import CellProcessTaskRunner
 from schemas.flow_params import RetrainParams
 from tasks.configuration import validate_params
 from tasks.model_registry import (
@@ -38,7 +39,9 @@ from tasks.model_registry import (
 __all__ = ["retrain"]
 
 
-@flow(name="retrain", validate_parameters=True)
+@flow(  # each candidate's fit in a worker process: Ctrl-C stops it at once
+    name="retrain", validate_parameters=True, task_runner=CellProcessTaskRunner(1, warm_module="tasks.train")
+)
 def retrain(params: RetrainParams) -> dict:
     """Fit the candidates on a business dataset, log them, register the best and move ``champion`` if it wins.
 
