@@ -113,7 +113,9 @@ def register(subparsers) -> None:
     )
     protocol.add_argument("--seed", type=int, help="root seed of splits and estimators (default 0)")
     where = parser.add_argument_group("where it runs and is recorded")
-    where.add_argument("--experiment", help="MLflow experiment (default cslearn-compare)")
+    where.add_argument(
+        "--experiment", help="MLflow experiment: letters, digits, '.', '_' and '-' (default cslearn-compare)"
+    )
     where.add_argument(
         "--tracking-uri",
         help="MLflow tracking URI (default $MLFLOW_TRACKING_URI or the store in $CSLEARN_HOME)",
@@ -126,7 +128,9 @@ def register(subparsers) -> None:
     where.add_argument("--dask-tls-key", metavar="PEM", help="this client's private key for tls:// Dask")
     where.add_argument("--max-workers", type=int, metavar="N", help="cells run at once locally (default 2)")
     where.add_argument(
-        "--cell-store", metavar="DIR", help="folder of resumable cell results (default $CSLEARN_HOME/cells)"
+        "--cell-store",
+        metavar="DIR",
+        help="folder of resumable cell results in $CSLEARN_HOME, relative to it or absolute (default cells)",
     )
     output = parser.add_argument_group("output")
     output.add_argument(

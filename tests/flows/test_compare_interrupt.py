@@ -20,6 +20,7 @@ import pytest
 from mlflow import MlflowClient
 
 from flows.cli import main
+from tasks.storage import state_home
 
 pytestmark = pytest.mark.slow
 
@@ -47,11 +48,12 @@ class LongCompare:
         self.experiment = "interrupt"
         self.tracking_uri = f"sqlite:///{tmp_path / 'mlflow.db'}"
         self.log_path = tmp_path / "cli.log"
+        self.cells = state_home() / "test-cells" / tmp_path.name  # cell stores live under $CSLEARN_HOME
         command = [
             str(CSLEARN), "compare", "--datasets", "wisconsin", "--methods", "smoteboost", "--repeats", "1",
             "--folds", "2", "--n-estimators", "10000", "--max-workers", "2", "--no-progress",
             "--tracking-uri", self.tracking_uri, "--experiment", self.experiment,
-            "--cell-store", str(tmp_path / "cells"),
+            "--cell-store", str(self.cells),
         ]  # fmt: skip
         environment = {key: value for key, value in os.environ.items() if key != "PREFECT_API_URL"}
         environment["PREFECT_HOME"] = str(tmp_path / "prefect")
@@ -128,7 +130,7 @@ def test_an_interrupt_stops_a_long_fit_within_seconds(tmp_path, how):
     assert [r.info.status for r in run.runs()] == ["KILLED"]
     assert _gone(descendants), "a worker or Prefect's server outlived the command"
     assert not _listening(port)
-    assert not list((tmp_path / "cells").rglob("*.json"))  # no cell finished; none was cut short and kept
+    assert not list(run.cells.rglob("*.json"))  # no cell finished; none was cut short and kept
 
 
 def test_a_second_ctrl_c_exits_at_once_and_cleanup_ends_what_it_left(tmp_path, capsys):
