@@ -37,6 +37,22 @@ SMALL_COMPARE_TEXT = "wisconsin + pima, adaboost / adacc1 / dt, 1 x 5-fold CV, T
 
 
 @contextlib.contextmanager
+def bench_home() -> Iterator[None]:
+    """A throw-away ``$CSLEARN_HOME`` (cell stores, MLflow store) for the block, inherited by every worker
+    started in it."""
+    previous = os.environ.get("CSLEARN_HOME")
+    with tempfile.TemporaryDirectory(prefix="cslearn-bench-home-") as folder:
+        os.environ["CSLEARN_HOME"] = folder
+        try:
+            yield
+        finally:
+            if previous is None:
+                os.environ.pop("CSLEARN_HOME", None)
+            else:
+                os.environ["CSLEARN_HOME"] = previous
+
+
+@contextlib.contextmanager
 def prefect_api() -> Iterator[None]:
     """The command line's temporary Prefect server (``flows.cli._environment.PrefectApi``) for the block."""
     from flows.cli._environment import PrefectApi
@@ -51,16 +67,12 @@ def prefect_api() -> Iterator[None]:
         api.close()
 
 
-def time_compare(runner, root: Path, label: str) -> float:
-    """Wall seconds of :data:`SMALL_COMPARE` on ``runner`` with a fresh cell store (runner start included)."""
+def time_compare(runner, label: str) -> float:
+    """Wall seconds of :data:`SMALL_COMPARE` on ``runner`` with a fresh cell store (runner start included),
+    recorded in the state folder (``$CSLEARN_HOME``: see :func:`bench_home`)."""
     from flows.compare import compare_cells
 
-    params = {
-        **SMALL_COMPARE,
-        "cell_store": str(root / f"cells-{label}-{time.time_ns()}"),
-        "tracking_uri": f"sqlite:///{root / 'mlflow.db'}",
-        "experiment": "bench-runners",
-    }
+    params = {**SMALL_COMPARE, "cell_store": f"cells-{label}-{time.time_ns()}", "experiment": "bench-runners"}
     started = time.perf_counter()
     outcome = compare_cells.with_options(task_runner=runner)(params=params)
     seconds = time.perf_counter() - started

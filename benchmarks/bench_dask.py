@@ -13,10 +13,8 @@ from __future__ import annotations
 
 import os
 import statistics
-import tempfile
-from pathlib import Path
 
-from benchmarks._flows import SMALL_COMPARE_TEXT, dask_cluster, prefect_api, time_compare
+from benchmarks._flows import SMALL_COMPARE_TEXT, bench_home, dask_cluster, prefect_api, time_compare
 from benchmarks._problem import load_average, load_note
 from benchmarks._report import write_section
 
@@ -29,17 +27,16 @@ def main(quick: bool = False) -> None:
     load_before = load_average()
     repeats = 1 if quick else 3
     walls: dict[str, list[float]] = {"local CellProcessTaskRunner(2)": [], "Dask, 2 workers x 1 thread": []}
-    with tempfile.TemporaryDirectory(prefix="cslearn-bench-dask-") as folder, prefect_api():
-        root = Path(folder)
+    with bench_home(), prefect_api():
         with dask_cluster(2) as address:
-            time_compare(DaskTaskRunner(address=address), root, "warm-dask")  # worker imports, datasets
-            time_compare(CellProcessTaskRunner(2), root, "warm-local")
+            time_compare(DaskTaskRunner(address=address), "warm-dask")  # worker imports, datasets
+            time_compare(CellProcessTaskRunner(2), "warm-local")
             for index in range(repeats):
                 walls["local CellProcessTaskRunner(2)"].append(
-                    time_compare(CellProcessTaskRunner(2), root, f"local-{index}")
+                    time_compare(CellProcessTaskRunner(2), f"local-{index}")
                 )
                 walls["Dask, 2 workers x 1 thread"].append(
-                    time_compare(DaskTaskRunner(address=address), root, f"dask-{index}")
+                    time_compare(DaskTaskRunner(address=address), f"dask-{index}")
                 )
     load_after = os.getloadavg()[0]
     local = statistics.median(walls["local CellProcessTaskRunner(2)"])

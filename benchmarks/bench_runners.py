@@ -15,12 +15,10 @@ from __future__ import annotations
 
 import os
 import statistics
-import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
-from benchmarks._flows import SMALL_COMPARE_TEXT, prefect_api, time_compare
+from benchmarks._flows import SMALL_COMPARE_TEXT, bench_home, prefect_api, time_compare
 from benchmarks._problem import load_average, load_note
 from benchmarks._report import write_section
 
@@ -77,12 +75,11 @@ def _small_compare(repeats: int) -> dict[str, list[float]]:
         "CellProcessTaskRunner(2) (default)": lambda: CellProcessTaskRunner(max_workers=2),
     }
     walls: dict[str, list[float]] = {name: [] for name in runners}
-    with tempfile.TemporaryDirectory(prefix="cslearn-bench-runners-") as folder, prefect_api():
-        root = Path(folder)
-        time_compare(runners["ThreadPoolTaskRunner(2)"](), root, "warm-up")  # datasets cached, imports done
+    with bench_home(), prefect_api():
+        time_compare(runners["ThreadPoolTaskRunner(2)"](), "warm-up")  # datasets cached, imports done
         for _ in range(repeats):
             for index, (name, make) in enumerate(runners.items()):
-                walls[name].append(time_compare(make(), root, f"r{index}"))
+                walls[name].append(time_compare(make(), f"r{index}"))
     return walls
 
 
