@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 from distributed import Client
 
+from tasks.storage import state_home
 from tests.servers import free_port
 
 pytestmark = pytest.mark.servers
@@ -86,11 +87,12 @@ def dask_cluster(tmp_path):
 
 
 def test_compare_runs_its_cells_on_two_dask_workers(dask_cluster, prefect_server, mlflow_server, tmp_path):
+    cells = state_home() / "test-cells" / tmp_path.name
     command = [
         str(BIN / "cslearn"), "compare", "--datasets", "wisconsin", "--methods", "adaboost,dt",
         "--folds", "2", "--repeats", "2", "--n-estimators", "5", "--dask-address", dask_cluster.address,
         "--tracking-uri", mlflow_server, "--experiment", f"dask-cluster-{tmp_path.name}",
-        "--cell-store", str(tmp_path / "cells"), "--json",
+        "--cell-store", str(cells), "--json",
     ]  # fmt: skip
     completed = subprocess.run(command, capture_output=True, text=True, timeout=600)
     assert completed.returncode == 0, completed.stderr[-3000:] + dask_cluster.logs()
@@ -99,5 +101,5 @@ def test_compare_runs_its_cells_on_two_dask_workers(dask_cluster, prefect_server
     executed = dask_cluster.executed()
     assert set(executed) == {"worker-0", "worker-1"}
     assert sum(executed.values()) >= 8 and min(executed.values()) >= 1, executed  # both workers fitted
-    assert len(list((tmp_path / "cells").rglob("*.json"))) == 8  # the workers wrote the shared cell store
+    assert len(list(cells.rglob("*.json"))) == 8  # the workers wrote the shared cell store
     assert "without TLS" not in completed.stderr  # a loopback cluster needs no warning
