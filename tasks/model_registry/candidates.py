@@ -20,7 +20,9 @@ from prefect import get_run_logger, task
 from prefect.cache_policies import NO_CACHE
 
 from schemas.flow_params import RetrainParams
+from tasks import cell_pool
 from tasks.evaluate import decision_scores, derive_seed, evaluate_predictions, predict_labels
+from tasks.flow_parameters import logged_params
 from tasks.model_registry.holdout import RetrainData
 from tasks.model_registry.logged_models import log_model
 from tasks.track import ParentRun, log_metrics, log_params, parent_run, tracked_run, tracking_client
@@ -41,7 +43,8 @@ def retrain_parent_run(params: RetrainParams, data: RetrainData) -> AbstractCont
     """The retrain's parent run (:func:`tasks.track.parent_run`).
 
     Named ``retrain/<dataset>``, tagged with the dataset, its fingerprint and the holdout key, and given the
-    flow's parameters (but the tracking URI), the split's counts and the cost model's parameters.
+    flow's parameters (``tasks.flow_parameters.logged_params``: no tracking URI or cache folder), the
+    split's counts and the cost model's parameters.
     """
     return parent_run(
         params.tracking_uri,
@@ -51,7 +54,7 @@ def retrain_parent_run(params: RetrainParams, data: RetrainData) -> AbstractCont
         fingerprints={params.dataset: data.fingerprint},
         tags={"cslearn.dataset": params.dataset, "cslearn.holdout_key": data.holdout_key},
         params={
-            **params.model_dump(mode="json", exclude={"tracking_uri"}),
+            **logged_params(params, mode="json"),
             **data.summary(),
             **data.cost_params,
         },
@@ -68,6 +71,13 @@ class CandidateResult:
     savings: float
     metrics: dict
     fit_seconds: float
+
+
+def _timed_fit(estimator, features, target, cost_matrix):
+    """The fitted estimator and the seconds its fit took (timed where it runs)."""
+    started = time.perf_counter()
+    model = fit_estimator(estimator, features, target, cost_matrix)
+    return model, time.perf_counter() - started
 
 
 def fit_and_log_candidate(
@@ -97,9 +107,9 @@ def fit_and_log_candidate(
     with tracked_run(
         client, experiment_id, run_name=f"{data.dataset}/{method}", tags=tags, parent_run_id=parent_run_id
     ) as run_id:
-        started = time.perf_counter()
-        model = fit_estimator(estimator, data.train_features, data.train_target, data.train_costs)
-        fit_seconds = time.perf_counter() - started
+        model, fit_seconds = cell_pool.call(  # in a worker process when the flow's runner holds a pool
+            _timed_fit, estimator, data.train_features, data.train_target, data.train_costs
+        )
         predicted = predict_labels(model, data.holdout_features, data.holdout_costs)
         scores = decision_scores(model, data.holdout_features)
         metrics = evaluate_predictions(data.holdout_target, predicted, scores, data.holdout_costs)

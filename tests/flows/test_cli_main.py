@@ -15,6 +15,7 @@ import pytest
 from flows.cli import build_parser, main
 from flows.cli._environment import ENVIRONMENT_DEFAULTS, apply_environment_defaults
 from tasks.registry_index import registry_index
+from tasks.storage import state_home
 
 
 def _subparsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
@@ -108,7 +109,8 @@ def test_methods_list_as_a_table_and_as_json(capsys):
     rows = {line.split()[0]: line for line in lines[1:]}
     assert list(rows) == list(registry_index().methods)
     assert re.fullmatch(r"csdt\s+tree\s+CSDT\s+example costs\s+CostSensitiveTreeCostPruned", rows["csdt"])
-    assert re.fullmatch(r"adacc1\s+boosting\s+AdaCC\s+no\s+AdaCC1", rows["adacc1"])
+    assert re.fullmatch(r"adaboost\s+boosting\s+AdaCC\s+no\s+AdaBoost", rows["adaboost"])
+    assert re.fullmatch(r"adacc1\s+boosting\s+AdaCC\s+example costs\s+AdaCC1", rows["adacc1"])
 
     assert main(["methods", "list", "--json"]) == 0
     methods = {record["key"]: record for record in json.loads(capsys.readouterr().out)}
@@ -157,7 +159,7 @@ def test_a_typo_is_rejected_with_suggestions_before_anything_heavy_is_imported(t
 
 
 def test_protocol_errors_are_explained_before_any_work(tmp_path, capsys):
-    cells = tmp_path / "cells"
+    cells = state_home() / "test-cells" / tmp_path.name
     assert main(["compare", "--datasets", "haberman", "--folds", "90", "--cell-store", str(cells)]) == 2
     assert capsys.readouterr().err.splitlines()[1] == (
         "  90 folds are more than the 81 rows of haberman's smaller class: stratified 90-fold CV needs 90 "
