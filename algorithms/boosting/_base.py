@@ -65,7 +65,12 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import HasMethods, Interval
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from algorithms._validation import check_sample_weight, draw_seed, encode_binary_target
+from algorithms._validation import (
+    check_feature_magnitude,
+    check_sample_weight,
+    draw_seed,
+    encode_binary_target,
+)
 from algorithms.boosting import _kernels, _rules
 from algorithms.boosting._stump import DecisionStump, PresortedStumpSearch
 from algorithms.exceptions import CostMatrixIgnoredWarning
@@ -306,6 +311,9 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
         """
         self._validate_params()
         X, y = validate_data(self, X, y, dtype=[np.float64, np.float32])
+        check_feature_magnitude(
+            X, estimator_name=type(self).__name__, feature_names=getattr(self, "feature_names_in_", None)
+        )
         class_mass = check_sample_weight(sample_weight, X.shape[0])
         self.classes_, y01, self.pos_label_ = encode_binary_target(
             y, self.pos_label, class_mass, estimator_name=type(self).__name__
@@ -424,7 +432,7 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
         if predicts_positive.any() and not predicts_positive.all():
             return
         negative_label = self.classes_[self.classes_ != self.pos_label_][0]
-        label = self.pos_label_ if predicts_positive.all() else negative_label
+        label = np.asarray(self.pos_label_ if predicts_positive.all() else negative_label).tolist()
         raise ValueError(
             f"{type(self).__name__} stopped after {len(self.estimators_)} of {self.n_estimators} rounds "
             f"(stop reason: {self.stop_reason_}), and the learners it kept predict class {label!r} for "
@@ -456,6 +464,9 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
         """
         check_is_fitted(self)
         X = validate_data(self, X, dtype=np.float64, reset=False)
+        check_feature_magnitude(
+            X, estimator_name=type(self).__name__, feature_names=getattr(self, "feature_names_in_", None)
+        )
         weak_output = self._boosting_rules().weak_output
         margin = np.zeros(X.shape[0])
         scale = 0.0

@@ -25,7 +25,12 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import HasMethods, Interval
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from algorithms._validation import check_sample_weight, draw_seed, encode_binary_target
+from algorithms._validation import (
+    check_feature_magnitude,
+    check_sample_weight,
+    draw_seed,
+    encode_binary_target,
+)
 from algorithms.boosting._rules import derive_fixed_costs, row_decision_thresholds
 from algorithms.boosting.adaboost import AdaBoost
 from algorithms.boosting.cgada import CGAda
@@ -112,6 +117,9 @@ class _CalibratedCostBoosting(ClassifierMixin, BaseEstimator):
         """
         self._validate_params()
         X, y = validate_data(self, X, y, dtype=np.float64)
+        check_feature_magnitude(
+            X, estimator_name=type(self).__name__, feature_names=getattr(self, "feature_names_in_", None)
+        )
         weights = check_sample_weight(sample_weight, X.shape[0])
         self.classes_, y01, self.pos_label_ = encode_binary_target(
             y, self.pos_label, weights, estimator_name=type(self).__name__

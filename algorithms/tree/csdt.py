@@ -12,7 +12,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, column_or_1d, validate_data
 
-from algorithms._validation import draw_seed, encode_binary_target
+from algorithms._validation import check_feature_magnitude, draw_seed, encode_binary_target
 from algorithms.cost._inputs import example_costs
 from algorithms.tree._builder import GrowthLimits, grow_tree
 from algorithms.tree._criteria import CRITERIA
@@ -181,6 +181,9 @@ class CostSensitiveDecisionTreeClassifier(ClassifierMixin, BaseEstimator):
         """
         self._validate_params()
         X, y = validate_data(self, X, y, dtype=np.float64)
+        check_feature_magnitude(
+            X, estimator_name=type(self).__name__, feature_names=getattr(self, "feature_names_in_", None)
+        )
         y = column_or_1d(y, warn=True)
         self.classes_, y01, self.pos_label_ = encode_binary_target(
             y, self.pos_label, estimator_name=type(self).__name__

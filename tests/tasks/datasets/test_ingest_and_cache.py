@@ -81,7 +81,7 @@ def test_changed_definition_rebuilds_the_entry(cache_dir):
 
 def test_unknown_name_lists_the_known_ones(cache_dir):
     with pytest.raises(
-        KeyError, match="unknown dataset 'wdbc'; known datasets: abalone, abalone-9-18, adult"
+        KeyError, match="unknown dataset 'wdbc'; known datasets: abalone, abalone-9-18, abalone19, adult"
     ):
         load_dataset("wdbc", cache_dir=cache_dir)
 
