@@ -242,7 +242,7 @@ def _child_files(payload: Mapping, group: Sequence[Mapping], title: str) -> dict
         title=title,
     )
     if figure is not None:
-        files["figures/summary.png"] = figure_png(figure, dpi=CHILD_FIGURE_DPI)
+        files["figures/summary.png"] = figure_png(figure, dpi=CHILD_FIGURE_DPI, tight=False)
     return files
 
 

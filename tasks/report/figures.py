@@ -97,11 +97,12 @@ def styled(function):
     return wrapper
 
 
-def figure_png(figure: Figure, *, dpi: float | None = None) -> bytes:
+def figure_png(figure: Figure, *, dpi: float | None = None, tight: bool = True) -> bytes:
     """The figure as PNG bytes, identical for identical figures (no date or software metadata).
 
     Rendered by matplotlib's Agg canvas (figures are made without pyplot, so no GUI backend and no global
-    figure registry: a figure is freed with its last reference) at ``dpi`` (default 150).
+    figure registry: a figure is freed with its last reference) at ``dpi`` (default 150), cropped to its
+    content when ``tight`` (one more layout pass).
     """
     buffer = io.BytesIO()
     with matplotlib.rc_context(FIGURE_STYLE):
@@ -110,7 +111,7 @@ def figure_png(figure: Figure, *, dpi: float | None = None) -> bytes:
             format="png",
             dpi=FIGURE_STYLE["savefig.dpi"] if dpi is None else dpi,
             metadata={"Software": None},
-            bbox_inches="tight",
+            bbox_inches="tight" if tight else None,
             facecolor="white",
         )
     return buffer.getvalue()
@@ -453,75 +454,72 @@ def candidates_figure(board: pd.DataFrame, *, title: str) -> Figure:
 #: Resolution of a child run's figure: one small PNG per (dataset, method) keeps ``make run``'s logging cheap.
 CHILD_FIGURE_DPI = 60
 
-#: (trace names, panel title) of a child run's per-round panels.
+#: (trace names, panel title) of a child run's per-round panels; the first trace is blue, the second orange.
 _CHILD_ROUND_PANELS = (
-    (("train_tpr", "train_tnr"), "In-training TPR / TNR"),
-    (("positive_weight_share", "alpha", "weighted_error"), "Weights per round"),
+    (("train_tpr", "train_tnr"), "in-training TPR / TNR"),
+    (("positive_weight_share", "weighted_error"), "positive weight / error"),
 )
 
 
 def _child_panels(curves: Mapping[str, Sequence[float]], scores: pd.DataFrame | None) -> list[str]:
     panels = [title for names, title in _CHILD_ROUND_PANELS if any(name in curves for name in names)]
     if scores is not None and not scores.empty and scores["target"].nunique() == 2:
-        panels += ["ROC curve", "Precision-recall curve"]
+        panels += ["ROC", "precision-recall"]
         if scores["C_FP"].notna().all():
-            panels.append("Total cost against the threshold")
+            panels.append("total cost vs threshold")
     return panels
 
 
-@styled
+def _lean_axis(axis, title: str) -> None:
+    axis.set_title(title, fontsize=9)
+    axis.tick_params(labelsize=7, length=2)
+    axis.locator_params(nbins=3)
+
+
 def child_run_figure(
     curves: Mapping[str, Sequence[float]], scores: pd.DataFrame | None, *, title: str
 ) -> Figure | None:
     """The one figure of a (dataset, method) child run: only what describes that run, in one row of panels.
 
-    Panels, each when its data exists: the per-round in-training TPR and TNR (AdaCC Fig. 2) and the
-    positive class's weight share, alpha and weighted error (Fig. 3) of a boosting method (``curves``:
-    trace name -> mean per round); ROC and precision-recall curves on the test split of repeat 0 / fold 0
-    (``scores``: ``target``, ``score`` and the four costs of that split); on a dataset with example-dependent
-    costs, the total cost against the decision threshold (CSDT Eq. 2-3). ``None`` when there is nothing to
-    draw (a failed run).
+    Panels, each when its data exists: the per-round in-training TPR (blue) and TNR (orange) of a boosting
+    method (AdaCC Fig. 2) and its positive class's weight share (blue) and weighted error (orange) (Fig. 3)
+    (``curves``: trace name -> mean per round); ROC and precision-recall curves on the test split of repeat 0
+    / fold 0 (``scores``: ``target``, ``score`` and the four costs of that split); on a dataset with
+    example-dependent costs, the total cost against the decision threshold (CSDT Eq. 2-3). ``None`` when
+    there is nothing to draw (a failed run). Drawn lean for speed (a fixed layout, no legends, few ticks):
+    render it with ``figure_png(figure, dpi=CHILD_FIGURE_DPI, tight=False)``.
     """
     panels = _child_panels(curves, scores)
     if not panels:
         return None
-    figure, axes = _grid(len(panels), columns=len(panels), panel_size=(3.2, 2.6))
+    figure = Figure(figsize=(2.4 * len(panels), 2.3), dpi=CHILD_FIGURE_DPI)
+    axes = figure.subplots(1, len(panels), squeeze=False).ravel()
     by_title = dict(zip(panels, axes, strict=True))
     for names, panel_title in _CHILD_ROUND_PANELS:
-        axis = by_title.get(panel_title)
-        if axis is None:
-            continue
-        for name in names:
-            if name in curves:
-                values = np.asarray(curves[name], dtype=float)
-                axis.plot(np.arange(1, len(values) + 1), values, linewidth=1.4, label=name.replace("_", " "))
-        axis.set_xlabel("boosting round t")
-        axis.legend(loc="best", fontsize=8)
-    if "ROC curve" in by_title:
+        if panel_title in by_title:
+            for name, color in zip(names, ("#1f77b4", "#ff7f0e"), strict=True):
+                if name in curves:
+                    by_title[panel_title].plot(
+                        np.asarray(curves[name], dtype=float), color=color, linewidth=1.2
+                    )
+    if "ROC" in by_title:
         target, score = scores["target"].to_numpy(), scores["score"].to_numpy()
         false_positive_rate, true_positive_rate, _ = roc_curve(target, score)
-        roc_axis = by_title["ROC curve"]
-        roc_axis.plot(false_positive_rate, true_positive_rate, linewidth=1.4)
-        roc_axis.plot([0, 1], [0, 1], linestyle="--", color="#999999", linewidth=1)
-        roc_axis.set(xlabel="false positive rate", ylabel="TPR", xlim=(0, 1), ylim=(0, 1.02))
-        roc_axis.text(0.55, 0.08, f"AUC {roc_auc_score(target, score):.3f}", fontsize=9)
+        by_title["ROC"].plot(false_positive_rate, true_positive_rate, linewidth=1.2)
+        by_title["ROC"].plot([0, 1], [0, 1], linestyle="--", color="#999999", linewidth=0.8)
+        panels[panels.index("ROC")] = f"ROC, AUC {roc_auc_score(target, score):.3f}"
         precision, recall, _ = precision_recall_curve(target, score)
-        pr_axis = by_title["Precision-recall curve"]
-        pr_axis.plot(recall, precision, linewidth=1.4, drawstyle="steps-post")
-        pr_axis.axhline(float(target.mean()), linestyle="--", color="#999999", linewidth=1)
-        pr_axis.set(xlabel="recall (TPR)", ylabel="precision", xlim=(0, 1), ylim=(0, 1.02))
-        pr_axis.text(0.05, 0.08, f"AP {average_precision_score(target, score):.3f}", fontsize=9)
-    if "Total cost against the threshold" in by_title:
+        by_title["precision-recall"].plot(recall, precision, linewidth=1.2, drawstyle="steps-post")
+        panels[panels.index("precision-recall")] = f"PR, AP {average_precision_score(target, score):.3f}"
+    if "total cost vs threshold" in by_title:
         curve = cost_curve(scores["target"], scores["score"], _costs(scores))
         finite = curve[np.isfinite(curve["threshold"])]
-        cost_axis = by_title["Total cost against the threshold"]
-        cost_axis.plot(finite["threshold"], finite["cost"], linewidth=1.4, drawstyle="steps-pre")
-        cheapest = curve.loc[curve["cost"].idxmin()]
-        if np.isfinite(cheapest["threshold"]):
-            cost_axis.plot(cheapest["threshold"], cheapest["cost"], "o", color="black", markersize=5)
-        cost_axis.yaxis.set_major_formatter(FuncFormatter(_money))
-        cost_axis.set(xlabel="threshold on the score", ylabel="total cost")
-    for panel_title, axis in by_title.items():
-        axis.set_title(panel_title, fontsize=10)
-    figure.suptitle(title, fontsize=11)
+        by_title["total cost vs threshold"].plot(
+            finite["threshold"], finite["cost"], linewidth=1.2, drawstyle="steps-pre"
+        )
+        by_title["total cost vs threshold"].yaxis.set_major_formatter(FuncFormatter(_money))
+    for panel_title, axis in zip(panels, axes, strict=True):
+        _lean_axis(axis, panel_title)
+    figure.suptitle(title, fontsize=10)
+    figure.subplots_adjust(left=0.06, right=0.98, bottom=0.12, top=0.78, wspace=0.35)
     return figure

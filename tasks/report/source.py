@@ -9,6 +9,7 @@ run always gives the same :class:`RunRecord`.
 from __future__ import annotations
 
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -24,6 +25,9 @@ __all__ = ["TRACE_PREFIXES", "ChildRun", "RunRecord", "load_run"]
 #: Prefixes of the child-run metric histories that hold per-round boosting traces (step = round):
 #: ``round/`` (``tasks.report.results.ROUND_PREFIX``), and ``trace_`` in runs logged before it.
 TRACE_PREFIXES = (ROUND_PREFIX, "trace_")
+
+#: Threads reading child runs' metric histories (I/O: a sqlite file or a tracking server).
+_READ_THREADS = 8
 
 #: Artifacts of the parent run read into the record.
 _RESULTS_ARTIFACT = "results/results.parquet"
@@ -139,6 +143,16 @@ def _curves(client: MlflowClient, run) -> dict[str, list[float]]:
     return curves
 
 
+def _map_io(function, items) -> list:
+    """``[function(item) for item in items]`` on a few threads: each child run's metric histories are one
+    request per trace (a make-run comparison has hundreds); the results keep the order of ``items``."""
+    items = list(items)
+    if len(items) < 2:
+        return [function(item) for item in items]
+    with ThreadPoolExecutor(max_workers=_READ_THREADS, thread_name_prefix="cslearn-report-read") as pool:
+        return list(pool.map(function, items))
+
+
 def _child(client: MlflowClient, run) -> ChildRun:
     tags = dict(run.data.tags)
     return ChildRun(
@@ -195,7 +209,7 @@ def load_run(run_id: str, tracking_uri: str | None = None) -> RunRecord:
     experiment = client.get_experiment(run.info.experiment_id)
     available = _artifact_paths(client, run_id, "results")
     children = sorted(
-        (_child(client, child) for child in _child_runs(client, run.info.experiment_id, run_id)),
+        _map_io(lambda child: _child(client, child), _child_runs(client, run.info.experiment_id, run_id)),
         key=lambda child: (child.dataset or "", child.method or "", child.name),
     )
     purpose = tags.get("cslearn.purpose") or ("retrain" if "cslearn.holdout_key" in tags else "compare")
