@@ -38,6 +38,7 @@ from prefect.exceptions import MissingContextError
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from schemas.flow_params import CompareParams
+from tasks import cell_pool
 from tasks.configuration import check_protocol
 from tasks.cost_models import derive_split_costs
 from tasks.evaluate import (
@@ -52,7 +53,7 @@ from tasks.evaluate import (
     trace_curves,
 )
 from tasks.report.split_scores import pack_split_scores
-from tasks.storage import atomic_write_bytes, state_home
+from tasks.storage import atomic_write_bytes, inside, state_home
 from tasks.train import build_estimator, fit_with_cost_selection
 
 __all__ = [
@@ -63,6 +64,7 @@ __all__ = [
     "DatasetInfo",
     "check_cell_record",
     "compute_cell",
+    "cell_store_folder",
     "default_cell_store",
     "describe_dataset",
     "describe_dataset_task",
@@ -135,6 +137,12 @@ class CellSpec(BaseModel):
 def default_cell_store() -> Path:
     """The default cell store folder: ``cells/`` in the state folder (``$CSLEARN_HOME``)."""
     return state_home() / "cells"
+
+
+def cell_store_folder(folder: str | None = None) -> Path:
+    """The cell store ``folder`` of the state folder (default ``cells``), resolved and checked to stay
+    inside it (``tasks.storage.inside``: a symlink pointing out is refused)."""
+    return inside(state_home(), folder or "cells")
 
 
 class CellStore:
@@ -418,8 +426,11 @@ def compute_cell(spec: CellSpec, store: CellStore | None = None) -> dict:
 
 @task(name="run_cell", cache_policy=NO_CACHE, task_run_name="cell {spec.label}")
 def run_cell(spec: CellSpec, store_root: str) -> dict:
-    """Fit and evaluate one (dataset, method, repeat, fold) cell and persist its result (never retried)."""
-    result = compute_cell(spec, CellStore(store_root))
+    """Fit and evaluate one (dataset, method, repeat, fold) cell and persist its result (never retried).
+
+    The fit runs in a worker process when the flow's task runner holds a pool (``tasks.cell_pool.call``).
+    """
+    result = cell_pool.call(compute_cell, spec, CellStore(store_root), methods=(spec.method,))
     if result["status"] != "ok":
         get_run_logger().warning("cell %s failed: %s", spec.label, result["error"])
     return result

@@ -35,6 +35,7 @@ from prefect.runtime import flow_run
 
 from schemas.flow_params import CompareParams
 from tasks.cells import CellSpec, DatasetInfo
+from tasks.flow_parameters import logged_params
 from tasks.report import Progress, child_run_payload, summary_records
 from tasks.report.figures import CHILD_FIGURE_DPI, child_run_figure, figure_png
 from tasks.report.split_scores import split_scores_frame
@@ -105,7 +106,8 @@ def comparison_parent_run(
 
     Named by :func:`comparison_run_name`, tagged with the datasets' fingerprints, ``cslearn.config_hash``
     (``config``) and, for a partial resume, ``cslearn.resumes_run_id`` (the earlier run it continues); given
-    every parameter of the comparison as plain strings.
+    the parameters of the comparison as plain strings (``tasks.flow_parameters.logged_params``: no tracking
+    URI, the cell store relative to the state folder).
     """
     return parent_run(
         params.tracking_uri,
@@ -114,7 +116,7 @@ def comparison_parent_run(
         purpose="compare",
         fingerprints={info.name: info.fingerprint for info in datasets},
         tags={"cslearn.config_hash": config, "cslearn.resumes_run_id": resumes},
-        params=params.model_dump(),
+        params=logged_params(params),
     )
 
 

@@ -16,6 +16,7 @@ one parent run of a flow run on it, tagged by :func:`flow_run_tags`.
 
 from __future__ import annotations
 
+import logging
 import os
 import subprocess
 import tempfile
@@ -30,7 +31,9 @@ from mlflow.entities import Metric, Param
 from mlflow.exceptions import MlflowException
 from prefect.runtime import flow_run
 
-from tasks.storage import state_home
+from tasks.credentials import use_uri_credentials
+from tasks.orphan_runs import mark_orphaned_runs, owner_tags
+from tasks.storage import inside, state_home
 
 __all__ = [
     "SOURCE_ROOT",
@@ -64,12 +67,18 @@ _MAX_METRICS_PER_BATCH = 1000
 _MAX_PARAMS_PER_BATCH = 100
 _MAX_PARAM_LENGTH = 6000
 
+logger = logging.getLogger(__name__)
+
 
 def default_tracking_uri() -> str:
-    """``MLFLOW_TRACKING_URI`` if set, else the sqlite store ``mlflow/mlflow.db`` of the state folder."""
+    """``MLFLOW_TRACKING_URI`` if set, else the sqlite store ``mlflow/mlflow.db`` of the state folder.
+
+    Credentials in the variable's URI are moved to MLflow's own variables and the bare URI is returned
+    (``tasks.credentials.use_uri_credentials``), so nothing downstream can show or log them.
+    """
     configured = os.environ.get("MLFLOW_TRACKING_URI")
     if configured:
-        return configured
+        return use_uri_credentials(configured)
     return f"sqlite:///{state_home() / 'mlflow' / 'mlflow.db'}"
 
 
@@ -96,6 +105,12 @@ def ensure_experiment(client: MlflowClient, name: str, *, artifact_location: str
     """Id of the experiment ``name``, created if absent (artifacts beside a sqlite store, absolute path).
 
     Safe under concurrent creation: a lost race re-reads the experiment the winner created.
+
+    Raises
+    ------
+    ValueError
+        When the artifact folder of a new experiment would resolve outside the store's ``artifacts/`` folder
+        (a name with ``/`` or ``..``, or a symlink pointing out).
     """
     experiment = client.get_experiment_by_name(name)
     if experiment is not None:
@@ -106,7 +121,7 @@ def ensure_experiment(client: MlflowClient, name: str, *, artifact_location: str
         return experiment.experiment_id
     root = artifact_root(client.tracking_uri)
     if artifact_location is None and root is not None:
-        artifact_location = (root / name).as_uri()
+        artifact_location = inside(root, name).as_uri()
     try:
         return client.create_experiment(name, artifact_location=artifact_location)
     except MlflowException:
@@ -145,6 +160,7 @@ def start_run(
     ``start_time`` (milliseconds since the epoch, default now) is when the work the run records began.
     """
     run_tags = {key: str(value) for key, value in (tags or {}).items() if value is not None}
+    run_tags.update(owner_tags())  # who may end it: see tasks.orphan_runs
     if parent_run_id is not None:
         run_tags["mlflow.parentRunId"] = parent_run_id
     return client.create_run(
@@ -253,6 +269,8 @@ def parent_run(
     uri = tracking_uri or default_tracking_uri()
     client = tracking_client(uri)
     experiment_id = ensure_experiment(client, experiment)
+    for orphan in mark_orphaned_runs(client, [experiment_id]):
+        logger.warning("marked run %s KILLED: its process %d is gone", orphan.run_id, orphan.owner_pid)
     run_tags = flow_run_tags(purpose, fingerprints, tags)
     with tracked_run(client, experiment_id, run_name=run_name, tags=run_tags) as run_id:
         if params:

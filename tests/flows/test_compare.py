@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-import threading
+import os
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -14,23 +15,34 @@ from sklearn.tree import DecisionTreeClassifier
 from algorithms import METHODS
 from flows.cli import main
 from flows.compare import run_compare
+from tasks.storage import state_home
 
 pytestmark = pytest.mark.servers
 
 
-class CountingTree(DecisionTreeClassifier):
-    """A real depth-2 tree that counts its fits (to see which cells a rerun skips)."""
+#: Environment variable naming the file where ``CountingTree`` records its fits.
+FIT_LOG = "CSLEARN_TEST_FIT_LOG"
 
-    fits: list = []
-    _lock = threading.Lock()
+
+class CountingTree(DecisionTreeClassifier):
+    """A real depth-2 tree that counts its fits (to see which cells a rerun skips).
+
+    Cells fit in worker processes, which get this class from the parent (``tasks.cell_pool``) and the log
+    file's name from the environment they inherit: each fit appends one line to that file.
+    """
 
     def __init__(self, max_depth=2, random_state=None):
         super().__init__(max_depth=max_depth, random_state=random_state)
 
     def fit(self, X, y, sample_weight=None, check_input=True):
-        with self._lock:
-            CountingTree.fits.append(len(y))
+        with open(os.environ[FIT_LOG], "a") as log:  # one short append: atomic across processes
+            log.write(f"{os.getpid()} {len(y)}\n")
         return super().fit(X, y, sample_weight=sample_weight, check_input=check_input)
+
+
+def fit_count() -> int:
+    """Fits of ``CountingTree`` so far, in any process."""
+    return len(Path(os.environ[FIT_LOG]).read_text().splitlines())
 
 
 class ExplodingTree(DecisionTreeClassifier):
@@ -41,10 +53,17 @@ class ExplodingTree(DecisionTreeClassifier):
 
 
 @pytest.fixture
-def test_methods(monkeypatch):
+def test_methods(monkeypatch, tmp_path):
     monkeypatch.setitem(METHODS, "counting-tree", CountingTree)
     monkeypatch.setitem(METHODS, "exploding-tree", ExplodingTree)
-    CountingTree.fits = []
+    fit_log = tmp_path / "fits.log"
+    fit_log.touch()
+    monkeypatch.setenv(FIT_LOG, str(fit_log))
+
+
+def _store(tmp_path):
+    """A cell store of this test inside the state folder (``$CSLEARN_HOME``), as an absolute path."""
+    return state_home() / "test-cells" / tmp_path.name
 
 
 def _params(tracking_uri, tmp_path, **changes):
@@ -57,7 +76,7 @@ def _params(tracking_uri, tmp_path, **changes):
         "n_estimators": [3, 6],
         "tracking_uri": tracking_uri,
         "experiment": f"compare-{tmp_path.name}",
-        "cell_store": str(tmp_path / "cells"),
+        "cell_store": str(_store(tmp_path)),
         **changes,
     }
 
@@ -67,7 +86,7 @@ def test_run_tree_metrics_artifacts_resume_and_failures(
 ):
     first = run_compare(_params(mlflow_server, tmp_path))
     assert first["cells"] == {"total": 6, "resumed": 0, "computed": 6, "failed": 2}
-    assert len(CountingTree.fits) == 2
+    assert fit_count() == 2
 
     client = MlflowClient(mlflow_server)
     parent = client.get_run(first["parent_run_id"])
@@ -125,7 +144,7 @@ def test_run_tree_metrics_artifacts_resume_and_failures(
     assert not client.list_artifacts(by_method["exploding-tree"].info.run_id, "figures")
 
     # A child run's start and end are those of its cells (fit time), not the time it was logged.
-    records = [json.loads(path.read_text()) for path in (tmp_path / "cells").rglob("*.json")]
+    records = [json.loads(path.read_text()) for path in Path(_store(tmp_path)).rglob("*.json")]
     adaboost_cells = [record for record in records if record["method"] == "adaboost"]
     assert boosted.info.start_time == int(min(r["started_at"] for r in adaboost_cells) * 1000)
     assert boosted.info.end_time == int(max(r["ended_at"] for r in adaboost_cells) * 1000)
@@ -147,7 +166,7 @@ def test_run_tree_metrics_artifacts_resume_and_failures(
 
     second = run_compare(_params(mlflow_server, tmp_path))  # the failed cells run again: a new parent run
     assert second["cells"] == {"total": 6, "resumed": 4, "computed": 2, "failed": 2}
-    assert len(CountingTree.fits) == 2  # no tree was refit
+    assert fit_count() == 2  # no tree was refit
     assert second["parent_run_id"] != first["parent_run_id"] and not second["reused_run"]
     resumed = client.get_run(second["parent_run_id"]).data.tags
     assert resumed["cslearn.resumes_run_id"] == first["parent_run_id"]
@@ -157,7 +176,7 @@ def test_run_tree_metrics_artifacts_resume_and_failures(
     ]
 
     third = run_compare(_params(mlflow_server, tmp_path, seed=1, methods=["counting-tree"]))
-    assert third["cells"]["computed"] == 2 and len(CountingTree.fits) == 4  # a new seed is a new cell
+    assert third["cells"]["computed"] == 2 and fit_count() == 4  # a new seed is a new cell
     assert "cslearn.resumes_run_id" not in client.get_run(third["parent_run_id"]).data.tags
 
 
@@ -197,12 +216,20 @@ def test_bad_configuration_fails_before_any_work(mlflow_server, tmp_path, test_m
     ):
         with pytest.raises(ValidationError, match=message):
             run_compare(_params(mlflow_server, tmp_path, **bad))
-    assert CountingTree.fits == []
+    assert fit_count() == 0
     assert MlflowClient(mlflow_server).get_experiment_by_name(f"compare-{tmp_path.name}") is None
-    assert not (tmp_path / "cells").exists()
+    assert not (_store(tmp_path)).exists()
 
     status = main(
-        ["compare", "--methods", "no-such-method", "--folds", "1", "--cell-store", str(tmp_path / "c")]
+        [
+            "compare",
+            "--methods",
+            "no-such-method",
+            "--folds",
+            "1",
+            "--cell-store",
+            str(_store(tmp_path) / "c"),
+        ]
     )
     assert status == 2
     assert capsys.readouterr().err.splitlines() == [
@@ -210,7 +237,7 @@ def test_bad_configuration_fails_before_any_work(mlflow_server, tmp_path, test_m
         "  --methods: unknown method 'no-such-method' (`cslearn methods list` shows them all)",
         "  --folds: input should be greater than or equal to 2 (got 1)",
     ]
-    assert not (tmp_path / "c").exists()
+    assert not (_store(tmp_path) / "c").exists()
 
 
 def test_cli_json_prints_the_summary_and_parent_run(
@@ -231,7 +258,7 @@ def test_cli_json_prints_the_summary_and_parent_run(
         "--experiment",
         f"cli-{tmp_path.name}",
         "--cell-store",
-        str(tmp_path / "cells"),
+        str(_store(tmp_path)),
     ]
     status = main([*arguments, "--json"])
     captured = capsys.readouterr()
@@ -253,7 +280,7 @@ def test_cli_json_prints_the_summary_and_parent_run(
     assert "cells: 2 total, 2 resumed, 0 computed, 0 failed" in text
     assert f"MLflow parent run {document['parent_run_id']} (reused: every cell was already done)" in text
     assert f"HTML report: {mlflow_server}/get-artifact?path=report%2Freport.html&run_uuid=" in text
-    assert len(CountingTree.fits) == 2
+    assert fit_count() == 2
 
 
 def test_cli_text_summary_ranks_tests_in_words_and_a_failed_cell_exits_1(
@@ -280,7 +307,7 @@ def test_cli_text_summary_ranks_tests_in_words_and_a_failed_cell_exits_1(
             "--experiment",
             f"cli-text-{tmp_path.name}",
             "--cell-store",
-            str(tmp_path / "cells"),
+            str(_store(tmp_path)),
         ]
     )
     captured = capsys.readouterr()

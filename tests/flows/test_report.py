@@ -25,10 +25,11 @@ import pytest
 
 from flows.cli import main
 from flows.compare import run_compare
-from flows.retrain import retrain
+from flows.retrain import run_retrain
 from schemas.flow_params import CompareParams
 from tasks.configuration import validate_params
 from tasks.report.publish import DESCRIPTION_LIMIT
+from tasks.storage import state_home
 from tasks.track import tracking_client
 
 pytestmark = pytest.mark.servers
@@ -101,7 +102,7 @@ def compare_run(prefect_server, mlflow_server, tmp_path_factory):
             "n_estimators": [3, 6],
             "tracking_uri": mlflow_server,
             "experiment": f"report-{uuid.uuid4().hex[:8]}",
-            "cell_store": str(folder / "cells"),
+            "cell_store": str(state_home() / "test-cells" / folder.name),
         },
     )
     outcome = run_compare(params)
@@ -247,7 +248,7 @@ def test_runs_that_cannot_be_reported_are_refused(compare_run, mlflow_server, ca
 
 
 def test_the_report_of_a_retrain_lists_candidates_and_the_registry(prefect_server, mlflow_server, tmp_path):
-    outcome = retrain(
+    outcome = run_retrain(
         {
             "dataset": "direct-marketing",
             "candidates": ["dt", "bmr-lr"],
