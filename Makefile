@@ -14,6 +14,7 @@ export PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS := 120
 export DO_NOT_TRACK := true
 export MLFLOW_DISABLE_TELEMETRY := true
 export MLFLOW_SERVER_ENABLE_JOB_EXECUTION := false
+export MLFLOW_ENABLE_ARTIFACTS_PROGRESS_BAR := false
 
 .PHONY: install browser run test test-fast bench lint deploy ui
 

@@ -1,8 +1,12 @@
 """The ``compare`` flow: datasets x methods x protocol, every cell tracked in MLflow and resumable on disk.
 
 The flow body only composes tasks: describe the datasets, plan the cells, skip the ones a previous run
-finished, run the rest on the task runner (threads, or Dask with ``dask_address``), then log one MLflow child
-run per (dataset, method) under a parent run, and the results tables as artifacts of the parent.
+finished, run the rest on the task runner (threads, or Dask with ``dask_address``) while logging one MLflow
+child run per (dataset, method) as soon as its cells are done, then log the results tables, build the HTML
+report and log it with its figures and the leaderboard (as the run's description) to the parent run, and put
+the leaderboard, links to the run and its report, and the progress on the Prefect flow run's page. A rerun
+whose cells are all done reuses the earlier finished run of the same configuration instead of logging a new
+one.
 
 ``compare`` (the deployed entrypoint) takes the fields of ``CompareParams`` as flat parameters
 (``tasks.flow_parameters.flat_parameters``: described, datasets and methods as choices, one field settable
@@ -30,16 +34,22 @@ from tasks.cells import (
     run_cell,
 )
 from tasks.comparison_runs import (
+    ChildRunLog,
     cell_counts,
     comparison_outcome,
     comparison_parent_run,
+    config_hash,
+    find_earlier_runs,
     log_comparison_report_task,
-    log_method_run_task,
+    log_dataset_inputs_task,
+    reuse_run_task,
 )
 from tasks.configuration import validate_params
 from tasks.flow_parameters import flat_parameters, flow_arguments, machine_environment
 from tasks.methods import compared_methods
+from tasks.prefect_artifacts import ProgressArtifact, publish_run_artifacts
 from tasks.report import Progress, summarize_task
+from tasks.report.publish import publish_report_task, published_report
 
 __all__ = ["compare", "compare_cells", "run_compare"]
 
@@ -54,31 +64,45 @@ def compare_cells(params: CompareParams) -> dict:
     specs = plan_cells(params, datasets, methods)
     store = CellStore(cell_store_folder(params.cell_store))
     finished = load_finished_cells(store, specs)
-    with comparison_parent_run(params, datasets) as run:
+    config = config_hash(specs)
+    earlier = find_earlier_runs(params.tracking_uri, params.experiment, config)
+    progress = Progress(len(specs), skipped=len(finished))
+    if earlier.complete is not None and len(finished) == len(specs):
+        run, child_runs, artifacts = reuse_run_task(params.tracking_uri, earlier.complete)
+        logger.info("every cell is done and MLflow run %s holds them all: reusing it", run.run_id)
+        report = summarize_task([finished[spec.key] for spec in specs])
+        published = published_report(run.tracking_uri, run.run_id)
+        publish_run_artifacts("compare", run, published)
+        cells = cell_counts(progress, list(finished.values()))
+        return comparison_outcome(run, cells, child_runs, artifacts, report, published=published, reused=True)
+    resumes = earlier.latest if finished else None
+    with comparison_parent_run(params, datasets, methods, config=config, resumes=resumes) as run:
         logger.info(
-            "MLflow parent run %s (%s); %d cells, %d already done",
+            "MLflow parent run %s (%s); %d cells, %d already done%s",
             run.run_id,
             run.tracking_uri,
             len(specs),
             len(finished),
+            f", continuing run {resumes}" if resumes else "",
         )
-        progress = Progress(len(specs), skipped=len(finished))
-        results = dict(finished)
+        log_dataset_inputs_task(run, datasets)
+        bar = ProgressArtifact(len(specs), done=len(finished), description="cells done")
+        children = ChildRunLog(run, params, datasets, methods, specs, finished)
         pending = [run_cell.submit(spec, str(store.root)) for spec in specs if spec.key not in finished]
+        children.log_complete()  # (dataset, method) groups resumed whole, while the pending cells run
         for future in as_completed(pending):
             result = future.result()
-            results[result["key"]] = result
             logger.info(progress.update(result))
-        ordered = [results[spec.key] for spec in specs]
-        child_runs = {
-            f"{info.name}/{method}": log_method_run_task(run, params, info, method, ordered)
-            for info in datasets
-            for method in methods
-        }
+            bar.update(progress.skipped + progress.computed)
+            children.add(result)  # logs its child run once the last cell of its group is done
+        bar.finish()
+        ordered = children.ordered_results()
         report = summarize_task(ordered)
         cells = cell_counts(progress, ordered)
         artifacts = log_comparison_report_task(run, report, cells)
-    return comparison_outcome(run, cells, child_runs, artifacts, report)
+        published = publish_report_task(run)
+        publish_run_artifacts("compare", run, published)
+    return comparison_outcome(run, cells, children.run_ids(), artifacts, report, published=published)
 
 
 @flow(name="method-comparison", validate_parameters=True)

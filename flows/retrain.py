@@ -13,7 +13,10 @@ For one business dataset (credit scoring, direct marketing, card fraud: CSDT pap
    description of its holdout metrics and the comparison against the champion, and moves the alias
    ``champion`` to it only when it beats the current champion re-scored on the same holdout; otherwise the
    new version becomes the ``challenger``. A retrain that repeats the champion (same method, data
-   fingerprint, code commit, holdout and score) registers nothing and says so.
+   fingerprint, code commit, holdout and score) registers nothing and says so;
+5. builds the HTML report of the run (as ``cslearn report`` does) and logs it, its figure and the
+   candidates table (as the run's description) to the parent run; the Prefect flow run shows the table,
+   links to the MLflow run and the report, and the candidates' progress.
 
 Parameters are the fields of a frozen pydantic model (``schemas.flow_params.RetrainParams``), flat
 (``tasks.flow_parameters.flat_parameters``: described, the dataset and the candidates as choices); a bad value
@@ -42,6 +45,8 @@ from tasks.model_registry import (
     retrain_outcome,
     retrain_parent_run,
 )
+from tasks.prefect_artifacts import ProgressArtifact, publish_run_artifacts
+from tasks.report.publish import publish_report_task
 
 __all__ = ["RETRAIN_RETRIES", "retrain", "run_retrain"]
 
@@ -67,7 +72,8 @@ def retrain(params: RetrainParams) -> dict:
         the others still compete), ``best``, and the registry decision (``model_name``, ``registered``,
         ``outcome`` = ``champion`` / ``challenger`` / ``unchanged``, ``version`` and ``alias`` (``None`` when
         nothing was registered), ``reason``, ``previous_champion_version``, ``previous_champion_savings``,
-        ``holdout_key``).
+        ``holdout_key``), and ``report``: where the HTML report logged to the parent run is (``artifact``,
+        ``uri``, ``figures``, ``description``; ``tasks.report.publish``).
     """
     logger = get_run_logger()
     data = prepare_retrain_data_task(
@@ -81,6 +87,7 @@ def retrain(params: RetrainParams) -> dict:
     with retrain_parent_run(params, data) as run:
         results, failed = {}, {}
         progress = CandidateProgress(len(params.candidates))
+        bar = ProgressArtifact(len(params.candidates), description="candidates fitted")
         for method in params.candidates:
             state = fit_and_log_candidate_task(
                 data,
@@ -98,14 +105,18 @@ def retrain(params: RetrainParams) -> dict:
                 failed[method] = str(state.message)
                 logger.warning("candidate %s failed: %s", method, state.message)
             logger.info(progress.update())
+            bar.update(progress.done)
+        bar.finish()
         best = best_candidate(results, failed, params.dataset)
         decision = register_and_promote_task(
             run.tracking_uri, params.registered_model_name, best, data, run.run_id
         )
+        published = publish_report_task(run)
+        publish_run_artifacts("retrain", run, published)
     logger.info(
         "%s: best %s (savings %.4f); %s", params.dataset, best.method, best.savings, decision["reason"]
     )
-    return retrain_outcome(params.dataset, run, results, failed, best, decision)
+    return {**retrain_outcome(params.dataset, run, results, failed, best, decision), "report": published}
 
 
 def run_retrain(params: RetrainParams | Mapping) -> dict:

@@ -30,6 +30,7 @@ export PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS="${PREFECT_SERVER_EPHEME
 export DO_NOT_TRACK=true
 export MLFLOW_DISABLE_TELEMETRY=true
 export MLFLOW_SERVER_ENABLE_JOB_EXECUTION=false
+export MLFLOW_ENABLE_ARTIFACTS_PROGRESS_BAR=false
 
 read -r -a DATASETS <<< "${CSLEARN_RUN_DATASETS:-wisconsin pima haberman ionosphere}"
 read -r -a EXTRA_ARGS <<< "${CSLEARN_RUN_ARGS:-}"
@@ -55,8 +56,9 @@ STORE="$("$VENV_BIN/python" -c 'from tasks.track import default_tracking_uri; pr
 cat <<EOF
 
 Finished in $((elapsed / 60)) min $((elapsed % 60)) s. Results are in MLflow ($STORE),
-experiment "${CSLEARN_RUN_EXPERIMENT:-cslearn-make-run}": one parent run per invocation, a child run per
-(dataset, method) with per-fold metrics and per-round curves, and results/{results,summary,overall,ranks}.{csv,parquet}.
+experiment "${CSLEARN_RUN_EXPERIMENT:-cslearn-make-run}": one parent run per invocation with the HTML report
+(report/report.html, its link printed above), its figures and the leaderboard as description, a child run per
+(dataset, method) with grouped metrics, per-round curves and one figure, and results/*.{csv,parquet}.
 Browse them with:   make ui        (MLflow UI on http://127.0.0.1:${MLFLOW_UI_PORT:-5000})
 Run it again to resume (finished cells are skipped); the paper's protocol:
     .venv/bin/cslearn compare --datasets ${DATASETS[*]} --protocol cv --repeats 10 --folds 5 --n-estimators 25,50,100,200

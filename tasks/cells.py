@@ -209,6 +209,8 @@ class CellResult(BaseModel):
     n_test: int | None = None
     tree_nodes: int | None = None
     split_scores: dict | None = None
+    started_at: float | None = None
+    ended_at: float | None = None
 
 
 def record_checksum(record: dict) -> str:
@@ -346,8 +348,10 @@ def compute_cell(spec: CellSpec, store: CellStore | None = None) -> dict:
         ``params`` (the fitted estimator's parameters), ``curves`` (boosting trace), ``fit_seconds``,
         ``n_train``, ``n_test``, ``tree_nodes`` (node count of a fitted tree, else ``None``) and
         ``split_scores`` (repeat 0 / fold 0 only: the test labels, decision scores and costs, packed by
-        ``tasks.report.split_scores.pack_split_scores``, for ROC and cost curves).
+        ``tasks.report.split_scores.pack_split_scores``, for ROC and cost curves), ``started_at`` and
+        ``ended_at`` (wall-clock seconds since the epoch: the child run's real start and end times).
     """
+    started_at = time.time()
     started = time.perf_counter()
     result = {
         "format": CELL_FORMAT_VERSION,
@@ -416,6 +420,7 @@ def compute_cell(spec: CellSpec, store: CellStore | None = None) -> dict:
             curves={},
         )
     result["seconds"] = time.perf_counter() - started
+    result["started_at"], result["ended_at"] = started_at, time.time()
     if store is not None:
         store.save(result)
     return result

@@ -48,9 +48,11 @@ __all__ = [
     "log_curves",
     "log_metrics",
     "log_params",
+    "log_run_files",
     "log_step_metrics",
     "log_table",
     "parent_run",
+    "plain_param",
     "start_run",
     "tracked_run",
     "tracking_client",
@@ -151,20 +153,28 @@ def start_run(
     run_name: str,
     tags: Mapping[str, object] | None = None,
     parent_run_id: str | None = None,
+    start_time: int | None = None,
 ) -> str:
-    """Create a RUNNING run and return its id; a child when ``parent_run_id`` is given."""
+    """Create a RUNNING run and return its id; a child when ``parent_run_id`` is given.
+
+    ``start_time`` (milliseconds since the epoch, default now) is when the work the run records began.
+    """
     run_tags = {key: str(value) for key, value in (tags or {}).items() if value is not None}
     run_tags.update(owner_tags())  # who may end it: see tasks.orphan_runs
     if parent_run_id is not None:
         run_tags["mlflow.parentRunId"] = parent_run_id
-    return client.create_run(experiment_id, tags=run_tags, run_name=run_name).info.run_id
+    return client.create_run(
+        experiment_id, start_time=start_time, tags=run_tags, run_name=run_name
+    ).info.run_id
 
 
-def end_run(client: MlflowClient, run_id: str, status: str = "FINISHED") -> None:
-    """Set a run's terminal status: ``FINISHED``, ``FAILED`` or ``KILLED``."""
+def end_run(
+    client: MlflowClient, run_id: str, status: str = "FINISHED", *, end_time: int | None = None
+) -> None:
+    """End a run as ``FINISHED``, ``FAILED`` or ``KILLED`` at ``end_time`` (epoch ms; default now)."""
     if status not in ("FINISHED", "FAILED", "KILLED"):
         raise ValueError(f"terminal run status must be FINISHED, FAILED or KILLED, got {status!r}")
-    client.set_terminated(run_id, status=status)
+    client.set_terminated(run_id, status=status, end_time=end_time)
 
 
 @contextmanager
@@ -175,22 +185,33 @@ def tracked_run(
     run_name: str,
     tags: Mapping[str, object] | None = None,
     parent_run_id: str | None = None,
+    times: tuple[int, int] | None = None,
 ) -> Iterator[str]:
     """Context manager around a run: FINISHED on success, FAILED on an exception, KILLED on an interrupt.
 
     An interrupt is anything raised that is not an ``Exception``: ``KeyboardInterrupt``, ``SystemExit``,
-    Prefect's ``TerminationSignal``, a cancellation.
+    Prefect's ``TerminationSignal``, a cancellation. ``times`` = (start, end) in milliseconds since the epoch
+    records when the work was done (e.g. a child run logged after its cells were fit), instead of the
+    logging time.
     """
-    run_id = start_run(client, experiment_id, run_name=run_name, tags=tags, parent_run_id=parent_run_id)
+    start_time, end_time = times if times is not None else (None, None)
+    run_id = start_run(
+        client,
+        experiment_id,
+        run_name=run_name,
+        tags=tags,
+        parent_run_id=parent_run_id,
+        start_time=start_time,
+    )
     try:
         yield run_id
     except Exception:
-        end_run(client, run_id, "FAILED")
+        end_run(client, run_id, "FAILED", end_time=end_time)
         raise
     except BaseException:
-        end_run(client, run_id, "KILLED")
+        end_run(client, run_id, "KILLED", end_time=end_time)
         raise
-    end_run(client, run_id, "FINISHED")
+    end_run(client, run_id, "FINISHED", end_time=end_time)
 
 
 def flow_run_tags(
@@ -261,9 +282,36 @@ def _now_ms() -> int:
     return int(time.time() * 1000)
 
 
+def plain_param(value: object) -> str:
+    """A parameter value as a person writes it: no Python repr, no quotes.
+
+    Strings stay as they are, ``None`` is ``none``, booleans ``true`` / ``false``, sequences are joined by
+    ``", "`` (``25, 50``), mappings are ``key=value`` pairs joined by ``"; "`` (an empty one is ``none``),
+    a mapping inside one is ``key(name=value, ...)``: ``adaboost(n_estimators=5); dt()``.
+    """
+    if isinstance(value, str):
+        return value
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, Mapping):
+        parts = [
+            f"{key}({', '.join(f'{name}={plain_param(inner)}' for name, inner in item.items())})"
+            if isinstance(item, Mapping)
+            else f"{key}={plain_param(item)}"
+            for key, item in value.items()
+        ]
+        return "; ".join(parts) or "none"
+    if isinstance(value, list | tuple | set | frozenset):
+        items = sorted(value, key=str) if isinstance(value, set | frozenset) else value
+        return ", ".join(plain_param(item) for item in items)
+    return str(value)
+
+
 def log_params(client: MlflowClient, run_id: str, params: Mapping[str, object]) -> None:
-    """Log parameters in batches; values become strings (truncated to MLflow's 6,000 characters)."""
-    entries = [Param(str(key), str(value)[:_MAX_PARAM_LENGTH]) for key, value in params.items()]
+    """Log parameters in batches as :func:`plain_param` strings (truncated to MLflow's 6,000 characters)."""
+    entries = [Param(str(key), plain_param(value)[:_MAX_PARAM_LENGTH]) for key, value in params.items()]
     for start in range(0, len(entries), _MAX_PARAMS_PER_BATCH):
         client.log_batch(run_id, params=entries[start : start + _MAX_PARAMS_PER_BATCH])
 
@@ -331,6 +379,20 @@ def log_table(
     return [f"{artifact_path}/{name}.csv", f"{artifact_path}/{name}.parquet"]
 
 
+def log_run_files(client: MlflowClient, run_id: str, files: Mapping[str, bytes]) -> list[str]:
+    """Log in-memory files as artifacts of a run in one upload; ``files`` maps an artifact path
+    (``figures/rounds.png``) to its bytes. Returns the artifact paths."""
+    if not files:
+        return []
+    with tempfile.TemporaryDirectory(prefix="cslearn-files-") as folder:
+        for relative, content in files.items():
+            target = Path(folder) / relative
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(content)
+        client.log_artifacts(run_id, folder)
+    return sorted(files)
+
+
 def log_child_run(
     tracking_uri: str,
     experiment_id: str,
@@ -339,11 +401,12 @@ def log_child_run(
     run_name: str,
     params: Mapping[str, object],
     metrics: Mapping[str, float],
-    fold_metrics: Mapping[str, Sequence[float]] | None = None,
     curves: Mapping[str, Sequence[float]] | None = None,
     tags: Mapping[str, object] | None = None,
     failed: bool = False,
     step_metrics: Mapping[str, Mapping[int, float]] | None = None,
+    files: Mapping[str, bytes] | None = None,
+    times: tuple[int, int] | None = None,
 ) -> str:
     """Create, fill and close one child run; returns its id.
 
@@ -352,11 +415,9 @@ def log_child_run(
     tracking_uri, experiment_id, parent_run_id : str
         Where the child goes; the parent is linked by the ``mlflow.parentRunId`` tag.
     params : mapping
-        Estimator and protocol parameters.
+        Estimator and protocol parameters (logged as :func:`plain_param` strings).
     metrics : mapping
         Aggregate metrics (logged at step 0).
-    fold_metrics : mapping of name -> per-fold values, optional
-        Logged as histories with ``step`` = the fold's index (repeat-major).
     curves : mapping of name -> per-round values, optional
         Boosting traces, logged with ``step`` = the round (1-based).
     tags : mapping, optional
@@ -364,20 +425,24 @@ def log_child_run(
         End the run FAILED instead of FINISHED (some of its cells failed).
     step_metrics : mapping of name -> {step: value}, optional
         Histories at explicit steps, e.g. a test metric per ensemble size T (``step=T``).
+    files : mapping of artifact path -> bytes, optional
+        Artifacts (tables, figures), uploaded together (:func:`log_run_files`).
+    times : (int, int), optional
+        Start and end of the work the run records (ms since the epoch); default: the logging time.
     """
     client = tracking_client(tracking_uri)
     try:
         with tracked_run(
-            client, experiment_id, run_name=run_name, tags=tags, parent_run_id=parent_run_id
+            client, experiment_id, run_name=run_name, tags=tags, parent_run_id=parent_run_id, times=times
         ) as run_id:
             log_params(client, run_id, params)
             log_metrics(client, run_id, metrics)
-            if fold_metrics:
-                log_curves(client, run_id, fold_metrics, first_step=0)
             if curves:
                 log_curves(client, run_id, curves, first_step=1)
             if step_metrics:
                 log_step_metrics(client, run_id, step_metrics)
+            if files:
+                log_run_files(client, run_id, files)
             if failed:
                 raise _CellsFailed(run_id)
     except _CellsFailed as marker:

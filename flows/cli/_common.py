@@ -1,4 +1,4 @@
-"""Helpers shared by the subcommands that run flows: JSON output and interrupt handling."""
+"""Helpers shared by the subcommands that run flows: JSON output, interrupt handling, where the report is."""
 
 from __future__ import annotations
 
@@ -63,3 +63,15 @@ def flow_output_guard() -> Iterator[None]:
         if not interrupts.received:
             for number, handler in previous.items():
                 signal.signal(number, handler)
+
+
+def report_lines(report: dict | None, run_id: str) -> list[str]:
+    """Where the run's HTML report is (``tasks.report.publish.PublishedReport.as_dict``) and its MLflow page,
+    for the text summary of ``compare`` and ``retrain``."""
+    if report is None:
+        return [f"no HTML report (nothing to report); once cells succeed: cslearn report {run_id}"]
+    return [
+        f"HTML report: {report['url']}",
+        f"MLflow run page: {report['run_url']}",
+        f"rebuild the report elsewhere: cslearn report {run_id} --out DIR",
+    ]

@@ -37,6 +37,7 @@ ENVIRONMENT_DEFAULTS = {
     "DO_NOT_TRACK": "true",
     "MLFLOW_DISABLE_TELEMETRY": "true",
     "MLFLOW_SERVER_ENABLE_JOB_EXECUTION": "false",
+    "MLFLOW_ENABLE_ARTIFACTS_PROGRESS_BAR": "false",  # the flows upload and read back report artifacts
 }
 
 #: Seconds a configured Prefect server has to answer its health check.

@@ -18,7 +18,7 @@ import contextlib
 import json
 import sys
 
-from flows.cli._common import json_safe
+from flows.cli._common import json_safe, report_lines
 from flows.cli._options import ListOption, add_parser, option_names
 from flows.cli._run import RunStopped, run_flow
 
@@ -184,12 +184,13 @@ def format_outcome(outcome: dict) -> str:
     else:
         lines.append("No results to rank: no cell succeeded.")
     cells = outcome["cells"]
+    reused = " (reused: every cell was already done)" if outcome.get("reused_run") else ""
     lines += [
         "",
         f"cells: {cells['total']} total, {cells['resumed']} resumed, {cells['computed']} computed, "
         f"{cells['failed']} failed",
-        f"MLflow parent run {outcome['parent_run_id']} in {outcome['tracking_uri']}",
-        f"per-dataset tables, figures and the HTML report: cslearn report {outcome['parent_run_id']}",
+        f"MLflow parent run {outcome['parent_run_id']}{reused} in {outcome['tracking_uri']}",
+        *report_lines(outcome.get("report"), outcome["parent_run_id"]),
     ]
     return "\n".join(lines)
 
@@ -202,7 +203,9 @@ def _json_document(outcome: dict) -> dict:
             "experiment_id",
             "tracking_uri",
             "cells",
+            "reused_run",
             "child_runs",
+            "report",
             "summary",
             "ranks",
         )

@@ -14,7 +14,7 @@ import argparse
 import json
 import math
 
-from flows.cli._common import json_safe
+from flows.cli._common import json_safe, report_lines
 from flows.cli._options import ListOption, add_parser, option_names
 from flows.cli._run import RunStopped, run_flow
 
@@ -137,6 +137,7 @@ def format_candidates(outcome: dict) -> str:
             "* best by holdout savings",
             verdict,
             f"MLflow parent run: {outcome['parent_run_id']}",
+            *report_lines(outcome.get("report"), outcome["parent_run_id"]),
         ]
     )
 

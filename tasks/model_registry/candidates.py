@@ -42,14 +42,15 @@ __all__ = [
 def retrain_parent_run(params: RetrainParams, data: RetrainData) -> AbstractContextManager[ParentRun]:
     """The retrain's parent run (:func:`tasks.track.parent_run`).
 
-    Named ``retrain/<dataset>``, tagged with the dataset, its fingerprint and the holdout key, and given the
-    flow's parameters (``tasks.flow_parameters.logged_params``: no tracking URI or cache folder), the
-    split's counts and the cost model's parameters.
+    Named from its configuration (``retrain direct-marketing x 4 candidates``), tagged with the dataset, its
+    fingerprint and the holdout key, and given the flow's parameters (``tasks.flow_parameters.logged_params``:
+    no tracking URI or cache folder), the split's counts and the cost model's parameters.
     """
     return parent_run(
         params.tracking_uri,
         params.experiment,
-        run_name=f"retrain/{params.dataset}",
+        run_name=f"retrain {params.dataset} x {len(params.candidates)} candidate"
+        + "s" * (len(params.candidates) != 1),
         purpose="retrain",
         fingerprints={params.dataset: data.fingerprint},
         tags={"cslearn.dataset": params.dataset, "cslearn.holdout_key": data.holdout_key},

@@ -38,7 +38,9 @@ __all__ = [
     "IN_TRAINING_PANELS",
     "WEIGHT_PANELS",
     "average_curves",
+    "CHILD_FIGURE_DPI",
     "candidates_figure",
+    "child_run_figure",
     "cost_recall_figure",
     "cost_threshold_figure",
     "critical_difference_figure",
@@ -95,12 +97,22 @@ def styled(function):
     return wrapper
 
 
-def figure_png(figure: Figure) -> bytes:
-    """The figure as PNG bytes, identical for identical figures (no date or software metadata)."""
+def figure_png(figure: Figure, *, dpi: float | None = None, tight: bool = True) -> bytes:
+    """The figure as PNG bytes, identical for identical figures (no date or software metadata).
+
+    Rendered by matplotlib's Agg canvas (figures are made without pyplot, so no GUI backend and no global
+    figure registry: a figure is freed with its last reference) at ``dpi`` (default 150), cropped to its
+    content when ``tight`` (one more layout pass).
+    """
     buffer = io.BytesIO()
     with matplotlib.rc_context(FIGURE_STYLE):
         figure.savefig(
-            buffer, format="png", metadata={"Software": None}, bbox_inches="tight", facecolor="white"
+            buffer,
+            format="png",
+            dpi=FIGURE_STYLE["savefig.dpi"] if dpi is None else dpi,
+            metadata={"Software": None},
+            bbox_inches="tight" if tight else None,
+            facecolor="white",
         )
     return buffer.getvalue()
 
@@ -436,4 +448,78 @@ def candidates_figure(board: pd.DataFrame, *, title: str) -> Figure:
         axis.grid(axis="y", visible=False)
         axis.set_xlim(min(0.0, np.nanmin(values) * 1.1), max(1.0, np.nanmax(values)) * 1.12)
     figure.suptitle(title)
+    return figure
+
+
+#: Resolution of a child run's figure: one small PNG per (dataset, method) keeps ``make run``'s logging cheap.
+CHILD_FIGURE_DPI = 60
+
+#: (trace names, panel title) of a child run's per-round panels; the first trace is blue, the second orange.
+_CHILD_ROUND_PANELS = (
+    (("train_tpr", "train_tnr"), "in-training TPR / TNR"),
+    (("positive_weight_share", "weighted_error"), "positive weight / error"),
+)
+
+
+def _child_panels(curves: Mapping[str, Sequence[float]], scores: pd.DataFrame | None) -> list[str]:
+    panels = [title for names, title in _CHILD_ROUND_PANELS if any(name in curves for name in names)]
+    if scores is not None and not scores.empty and scores["target"].nunique() == 2:
+        panels += ["ROC", "precision-recall"]
+        if scores["C_FP"].notna().all():
+            panels.append("total cost vs threshold")
+    return panels
+
+
+def _lean_axis(axis, title: str) -> None:
+    axis.set_title(title, fontsize=9)
+    axis.tick_params(labelsize=7, length=2)
+    axis.locator_params(nbins=3)
+
+
+def child_run_figure(
+    curves: Mapping[str, Sequence[float]], scores: pd.DataFrame | None, *, title: str
+) -> Figure | None:
+    """The one figure of a (dataset, method) child run: only what describes that run, in one row of panels.
+
+    Panels, each when its data exists: the per-round in-training TPR (blue) and TNR (orange) of a boosting
+    method (AdaCC Fig. 2) and its positive class's weight share (blue) and weighted error (orange) (Fig. 3)
+    (``curves``: trace name -> mean per round); ROC and precision-recall curves on the test split of repeat 0
+    / fold 0 (``scores``: ``target``, ``score`` and the four costs of that split); on a dataset with
+    example-dependent costs, the total cost against the decision threshold (CSDT Eq. 2-3). ``None`` when
+    there is nothing to draw (a failed run). Drawn lean for speed (a fixed layout, no legends, few ticks):
+    render it with ``figure_png(figure, dpi=CHILD_FIGURE_DPI, tight=False)``.
+    """
+    panels = _child_panels(curves, scores)
+    if not panels:
+        return None
+    figure = Figure(figsize=(2.4 * len(panels), 2.3), dpi=CHILD_FIGURE_DPI)
+    axes = figure.subplots(1, len(panels), squeeze=False).ravel()
+    by_title = dict(zip(panels, axes, strict=True))
+    for names, panel_title in _CHILD_ROUND_PANELS:
+        if panel_title in by_title:
+            for name, color in zip(names, ("#1f77b4", "#ff7f0e"), strict=True):
+                if name in curves:
+                    by_title[panel_title].plot(
+                        np.asarray(curves[name], dtype=float), color=color, linewidth=1.2
+                    )
+    if "ROC" in by_title:
+        target, score = scores["target"].to_numpy(), scores["score"].to_numpy()
+        false_positive_rate, true_positive_rate, _ = roc_curve(target, score)
+        by_title["ROC"].plot(false_positive_rate, true_positive_rate, linewidth=1.2)
+        by_title["ROC"].plot([0, 1], [0, 1], linestyle="--", color="#999999", linewidth=0.8)
+        panels[panels.index("ROC")] = f"ROC, AUC {roc_auc_score(target, score):.3f}"
+        precision, recall, _ = precision_recall_curve(target, score)
+        by_title["precision-recall"].plot(recall, precision, linewidth=1.2, drawstyle="steps-post")
+        panels[panels.index("precision-recall")] = f"PR, AP {average_precision_score(target, score):.3f}"
+    if "total cost vs threshold" in by_title:
+        curve = cost_curve(scores["target"], scores["score"], _costs(scores))
+        finite = curve[np.isfinite(curve["threshold"])]
+        by_title["total cost vs threshold"].plot(
+            finite["threshold"], finite["cost"], linewidth=1.2, drawstyle="steps-pre"
+        )
+        by_title["total cost vs threshold"].yaxis.set_major_formatter(FuncFormatter(_money))
+    for panel_title, axis in zip(panels, axes, strict=True):
+        _lean_axis(axis, panel_title)
+    figure.suptitle(title, fontsize=10)
+    figure.subplots_adjust(left=0.06, right=0.98, bottom=0.12, top=0.78, wspace=0.35)
     return figure

@@ -471,7 +471,7 @@ def training_section(record: RunRecord, figures: FigureCollector) -> Section | N
         id="training",
         title="Inside the boosting loop",
         intro="Per-round traces of the boosting methods, averaged over folds (in each child run) and over "
-        "datasets; read from the child runs' trace_* metric histories.",
+        "datasets; read from the child runs' round/* metric histories.",
         blocks=blocks,
     )
 

@@ -1,7 +1,7 @@
 """A finished ``compare`` or ``retrain`` run read back from MLflow: everything its report is built from.
 
 :func:`load_run` reads the parent run (parameters, tags, metrics, its ``results/`` artifacts), its child runs
-(parameters, metrics, tags and the per-round ``trace_*`` metric histories) and, for a retrain, the registered
+(parameters, metrics, tags and the per-round ``round/*`` metric histories) and, for a retrain, the registered
 model versions its candidates became. Runs, artifacts and histories come back in a fixed order, so the same
 run always gives the same :class:`RunRecord`.
 """
@@ -9,6 +9,7 @@ run always gives the same :class:`RunRecord`.
 from __future__ import annotations
 
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -16,12 +17,17 @@ import pandas as pd
 from mlflow import MlflowClient
 from mlflow.exceptions import MlflowException
 
+from tasks.report.results import ROUND_PREFIX
 from tasks.track import tracking_client
 
-__all__ = ["ChildRun", "RunRecord", "load_run", "TRACE_PREFIX"]
+__all__ = ["TRACE_PREFIXES", "ChildRun", "RunRecord", "load_run"]
 
-#: Prefix of the child-run metric histories that hold per-round boosting traces (step = round).
-TRACE_PREFIX = "trace_"
+#: Prefixes of the child-run metric histories that hold per-round boosting traces (step = round):
+#: ``round/`` (``tasks.report.results.ROUND_PREFIX``), and ``trace_`` in runs logged before it.
+TRACE_PREFIXES = (ROUND_PREFIX, "trace_")
+
+#: Threads reading child runs' metric histories (I/O: a sqlite file or a tracking server).
+_READ_THREADS = 8
 
 #: Artifacts of the parent run read into the record.
 _RESULTS_ARTIFACT = "results/results.parquet"
@@ -130,10 +136,21 @@ def _child_runs(client: MlflowClient, experiment_id: str, parent_run_id: str) ->
 def _curves(client: MlflowClient, run) -> dict[str, list[float]]:
     curves = {}
     for key in sorted(run.data.metrics):
-        if key.startswith(TRACE_PREFIX):
+        prefix = next((prefix for prefix in TRACE_PREFIXES if key.startswith(prefix)), None)
+        if prefix is not None:
             history = sorted(client.get_metric_history(run.info.run_id, key), key=lambda metric: metric.step)
-            curves[key.removeprefix(TRACE_PREFIX)] = [metric.value for metric in history]
+            curves[key.removeprefix(prefix)] = [metric.value for metric in history]
     return curves
+
+
+def _map_io(function, items) -> list:
+    """``[function(item) for item in items]`` on a few threads: each child run's metric histories are one
+    request per trace (a make-run comparison has hundreds); the results keep the order of ``items``."""
+    items = list(items)
+    if len(items) < 2:
+        return [function(item) for item in items]
+    with ThreadPoolExecutor(max_workers=_READ_THREADS, thread_name_prefix="cslearn-report-read") as pool:
+        return list(pool.map(function, items))
 
 
 def _child(client: MlflowClient, run) -> ChildRun:
@@ -192,7 +209,7 @@ def load_run(run_id: str, tracking_uri: str | None = None) -> RunRecord:
     experiment = client.get_experiment(run.info.experiment_id)
     available = _artifact_paths(client, run_id, "results")
     children = sorted(
-        (_child(client, child) for child in _child_runs(client, run.info.experiment_id, run_id)),
+        _map_io(lambda child: _child(client, child), _child_runs(client, run.info.experiment_id, run_id)),
         key=lambda child: (child.dataset or "", child.method or "", child.name),
     )
     purpose = tags.get("cslearn.purpose") or ("retrain" if "cslearn.holdout_key" in tags else "compare")

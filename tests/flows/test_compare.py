@@ -91,10 +91,18 @@ def test_run_tree_metrics_artifacts_resume_and_failures(
     client = MlflowClient(mlflow_server)
     parent = client.get_run(first["parent_run_id"])
     assert parent.info.status == "FINISHED"
+    assert parent.info.run_name == "compare 1 dataset x 3 methods cv 1x2"
     assert parent.data.tags["cslearn.purpose"] == "compare"
     assert len(parent.data.tags["git.commit"]) == 40
-    assert len(parent.data.tags["dataset.wisconsin.fingerprint"]) == 64
-    assert parent.data.params["protocol"] == "cv" and parent.data.metrics["cells_failed"] == 2
+    fingerprint = parent.data.tags["dataset.wisconsin.fingerprint"]
+    assert len(fingerprint) == 64 and len(parent.data.tags["cslearn.config_hash"]) == 64
+    assert parent.data.params["protocol"] == "cv" and parent.data.params["n_estimators"] == "3, 6"
+    assert parent.data.params["methods"] == "adaboost, counting-tree, exploding-tree"
+    assert parent.data.metrics["cells/failed"] == 2 and parent.data.metrics["cells/ok"] == 4
+    assert not any("'" in value or value.startswith(("(", "[")) for value in parent.data.params.values())
+    [logged] = parent.inputs.dataset_inputs
+    assert logged.dataset.name == "wisconsin" and logged.dataset.digest == fingerprint[:36]
+    assert "pypi.org" in logged.dataset.source or "scikit-learn" in logged.dataset.source
 
     from prefect.client.orchestration import get_client
 
@@ -115,17 +123,31 @@ def test_run_tree_metrics_artifacts_resume_and_failures(
     boosted = by_method["adaboost"]
     assert boosted.info.status == "FINISHED"
     assert boosted.data.params["n_estimators"] == "6" and boosted.data.params["protocol"] == "cv"
+    assert boosted.data.params["ensemble_sizes"] == "3, 6"
     metrics = boosted.data.metrics
-    assert {"f1_mean", "f1_std", "auc_T3_mean", "auc_T6_mean", "opm_mean"} <= set(metrics)
-    fold_f1 = client.get_metric_history(boosted.info.run_id, "fold_f1")
-    assert sorted(metric.step for metric in fold_f1) == [0, 1]
-    assert metrics["f1_mean"] == pytest.approx(sum(m.value for m in fold_f1) / 2)
-    staged = client.get_metric_history(boosted.info.run_id, "staged_f1")
+    assert {"mean/f1", "std/f1", "T3/auc", "T6/auc", "mean/opm", "cells/ok", "mean/fit_seconds"} <= set(
+        metrics
+    )
+    groups = {name.split("/")[0] for name in metrics}
+    assert groups == {"mean", "std", "T3", "T6", "by_T", "round", "cells"}, groups
+    folds = pd.read_csv(client.download_artifacts(boosted.info.run_id, "results/folds.csv", str(tmp_path)))
+    assert folds["fold"].tolist() == [0, 1] and set(folds["n_estimators"]) == {6}
+    assert metrics["mean/f1"] == pytest.approx(folds["f1"].mean())
+    staged = client.get_metric_history(boosted.info.run_id, "by_T/f1")
     assert sorted(metric.step for metric in staged) == [3, 6]
-    trace = [name for name in metrics if name.startswith("trace_")]
-    assert trace, "boosting child runs carry per-round curves"
-    rounds = client.get_metric_history(boosted.info.run_id, trace[0])
-    assert [metric.step for metric in sorted(rounds, key=lambda m: m.step)][:3] == [1, 2, 3]
+    rounds = [name for name in metrics if name.startswith("round/")]
+    assert "round/train_tpr" in rounds, "boosting child runs carry per-round curves"
+    history = client.get_metric_history(boosted.info.run_id, "round/train_tpr")
+    assert [metric.step for metric in sorted(history, key=lambda m: m.step)][:3] == [1, 2, 3]
+    figures = {item.path for item in client.list_artifacts(boosted.info.run_id, "figures")}
+    assert figures == {"figures/summary.png"}  # one small figure per child run
+    assert not client.list_artifacts(by_method["exploding-tree"].info.run_id, "figures")
+
+    # A child run's start and end are those of its cells (fit time), not the time it was logged.
+    records = [json.loads(path.read_text()) for path in Path(_store(tmp_path)).rglob("*.json")]
+    adaboost_cells = [record for record in records if record["method"] == "adaboost"]
+    assert boosted.info.start_time == int(min(r["started_at"] for r in adaboost_cells) * 1000)
+    assert boosted.info.end_time == int(max(r["ended_at"] for r in adaboost_cells) * 1000)
 
     artifacts = {item.path for item in client.list_artifacts(first["parent_run_id"], "results")}
     assert {
@@ -133,24 +155,48 @@ def test_run_tree_metrics_artifacts_resume_and_failures(
         "results/results.parquet",
         "results/summary.csv",
         "results/overall.csv",
+        "results/split_scores.parquet",
     } <= artifacts
     local = client.download_artifacts(first["parent_run_id"], "results/results.parquet", str(tmp_path))
     table = pd.read_parquet(local)
     assert len(table) == 2 * 2 + 2 + 2  # adaboost x (T=3, 6), the tree once per fold, two failed rows
     assert set(table.loc[table["status"] == "failed", "method"]) == {"exploding-tree"}
     adaboost_final = table[(table["method"] == "adaboost") & (table["n_estimators"] == 6)]
-    assert adaboost_final["f1"].mean() == pytest.approx(metrics["f1_mean"])
+    assert adaboost_final["f1"].mean() == pytest.approx(metrics["mean/f1"])
 
-    second = run_compare(_params(mlflow_server, tmp_path))
+    second = run_compare(_params(mlflow_server, tmp_path))  # the failed cells run again: a new parent run
     assert second["cells"] == {"total": 6, "resumed": 4, "computed": 2, "failed": 2}
     assert fit_count() == 2  # no tree was refit
-    assert second["parent_run_id"] != first["parent_run_id"]
+    assert second["parent_run_id"] != first["parent_run_id"] and not second["reused_run"]
+    resumed = client.get_run(second["parent_run_id"]).data.tags
+    assert resumed["cslearn.resumes_run_id"] == first["parent_run_id"]
+    assert resumed["cslearn.config_hash"] == parent.data.tags["cslearn.config_hash"]
     assert [r for r in second["summary"] if r["method"] == "adaboost"] == [
         r for r in first["summary"] if r["method"] == "adaboost"
     ]
 
     third = run_compare(_params(mlflow_server, tmp_path, seed=1, methods=["counting-tree"]))
     assert third["cells"]["computed"] == 2 and fit_count() == 4  # a new seed is a new cell
+    assert "cslearn.resumes_run_id" not in client.get_run(third["parent_run_id"]).data.tags
+
+
+def test_a_pure_resume_reuses_the_finished_run(prefect_server, mlflow_server, tmp_path, test_methods):
+    params = _params(mlflow_server, tmp_path, methods=["counting-tree", "dt"])
+    first = run_compare(params)
+    again = run_compare(params)
+    assert again["reused_run"] and again["parent_run_id"] == first["parent_run_id"]
+    assert again["cells"] == {"total": 4, "resumed": 4, "computed": 0, "failed": 0}
+    assert again["child_runs"] == first["child_runs"] and again["summary"] == first["summary"]
+    assert again["report"]["uri"] == first["report"]["uri"]
+    client = MlflowClient(mlflow_server)
+    runs = client.search_runs([first["experiment_id"]])
+    assert len(runs) == 3  # one parent and two children: nothing new was logged
+    tags = client.get_run(first["parent_run_id"]).data.tags
+    from prefect.client.orchestration import get_client
+
+    with get_client(sync_client=True) as prefect:
+        reusing = prefect.read_flow_run(tags["cslearn.reused_by_flow_run"])
+    assert reusing.state.is_completed() and str(reusing.id) != tags["prefect.flow_run_id"]
 
 
 def test_bad_configuration_fails_before_any_work(mlflow_server, tmp_path, test_methods, capsys):
@@ -226,9 +272,14 @@ def test_cli_json_prints_the_summary_and_parent_run(
     progress = [record.getMessage() for record in caplog.records if record.getMessage().startswith("cells ")]
     assert progress[-1].startswith("cells 2/2 (0 resumed, 0 failed) elapsed ")
 
-    assert main(arguments) == 0  # the same command again, as text: every cell is resumed
+    assert document["report"]["artifact"] == "report/report.html"
+    assert document["report"]["uri"].endswith(f"{document['parent_run_id']}/artifacts/report/report.html")
+
+    assert main(arguments) == 0  # the same command again, as text: every cell is resumed, the run reused
     text = capsys.readouterr().out
     assert "cells: 2 total, 2 resumed, 0 computed, 0 failed" in text
+    assert f"MLflow parent run {document['parent_run_id']} (reused: every cell was already done)" in text
+    assert f"HTML report: {mlflow_server}/get-artifact?path=report%2Freport.html&run_uuid=" in text
     assert fit_count() == 2
 
 
@@ -292,4 +343,8 @@ def test_an_interrupted_run_is_marked_killed(prefect_server, mlflow_server, tmp_
     client = MlflowClient(mlflow_server)
     experiment = client.get_experiment_by_name(params["experiment"])
     runs = client.search_runs([experiment.experiment_id])
-    assert [run.info.status for run in runs] == ["KILLED"]  # the parent; no child run was started
+    [parent] = [run for run in runs if "mlflow.parentRunId" not in run.data.tags]
+    assert parent.info.status == "KILLED"
+    # A child run is logged only once all its cells are done: at most the finished dt, never a RUNNING one.
+    children = [(run.data.tags["method"], run.info.status) for run in runs if run is not parent]
+    assert set(children) <= {("dt", "FINISHED")}

@@ -9,6 +9,7 @@ there, and a screenshot is kept (in ``$CSLEARN_SCREENSHOT_DIR`` when set, else i
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import shutil
@@ -26,11 +27,10 @@ from flows.cli import main
 from flows.compare import run_compare
 from flows.retrain import run_retrain
 from schemas.flow_params import CompareParams
-from tasks.cells import CellStore, describe_dataset, load_finished_cells, plan_cells
 from tasks.configuration import validate_params
-from tasks.report.split_scores import split_scores_frame
+from tasks.report.publish import DESCRIPTION_LIMIT
 from tasks.storage import state_home
-from tasks.track import log_table, tracking_client
+from tasks.track import tracking_client
 
 pytestmark = pytest.mark.servers
 
@@ -107,11 +107,6 @@ def compare_run(prefect_server, mlflow_server, tmp_path_factory):
     )
     outcome = run_compare(params)
     assert outcome["cells"]["failed"] == 0
-    # Phase 2 wires this into the compare flow; until then the test logs what the flow's cells kept.
-    specs = plan_cells(params, [describe_dataset(name) for name in DATASETS], METHODS)
-    cells = load_finished_cells(CellStore(state_home() / "test-cells" / folder.name), specs)
-    scores = split_scores_frame([cells[spec.key] for spec in specs])
-    log_table(tracking_client(mlflow_server), outcome["parent_run_id"], scores, "split_scores")
     return outcome, folder
 
 
@@ -171,6 +166,73 @@ def test_the_report_regenerates_identically(built_report, compare_run, mlflow_se
         assert (tmp_path / "again" / "figures" / figure.name).read_bytes() == figure.read_bytes()
 
 
+def _artifact_bytes(client, run_id: str, path: str, folder: Path) -> bytes:
+    return Path(client.download_artifacts(run_id, path, str(folder))).read_bytes()
+
+
+def _flow_run_artifacts(flow_run_id: str) -> dict:
+    from prefect.client.orchestration import get_client
+    from prefect.client.schemas.filters import ArtifactFilter, ArtifactFilterFlowRunId
+
+    with get_client(sync_client=True) as prefect:
+        found = prefect.read_artifacts(
+            artifact_filter=ArtifactFilter(flow_run_id=ArtifactFilterFlowRunId(any_=[flow_run_id]))
+        )
+    return {artifact.key or artifact.type: artifact for artifact in found}
+
+
+def test_the_flow_logs_the_report_cslearn_report_builds(built_report, compare_run, mlflow_server, tmp_path):
+    outcome, _ = compare_run
+    run_id = outcome["parent_run_id"]
+    client = tracking_client(mlflow_server)
+    logged = _artifact_bytes(client, run_id, "report/report.html", tmp_path / "logged")
+    assert logged == built_report.read_bytes()  # byte-identical to `cslearn report RUN_ID`
+    figures = sorted(path.name for path in (built_report.parent / "figures").iterdir())
+    assert sorted(item.path for item in client.list_artifacts(run_id, "figures")) == [
+        f"figures/{name}" for name in figures
+    ]
+    for name in figures:
+        logged = _artifact_bytes(client, run_id, f"figures/{name}", tmp_path / "figures")
+        assert logged == (built_report.parent / "figures" / name).read_bytes()
+    assert outcome["report"]["artifact"] == "report/report.html"
+    assert sorted(outcome["report"]["figures"]) == [f"figures/{name}" for name in figures]
+    for dataset in DATASETS:
+        assert f"roc_pr_{dataset}.png" in figures
+    assert {"cost_threshold_direct-marketing.png", "cost_recall_direct-marketing.png"} <= set(figures)
+
+    run = client.get_run(run_id)
+    description = run.data.tags["mlflow.note.content"]
+    assert len(description) <= DESCRIPTION_LIMIT
+    lines = description.splitlines()
+    assert lines[0] == "### compare 3 datasets x 4 methods cv 1x2" == f"### {run.info.run_name}"
+    assert lines[2].startswith("| # | method | mean rank | wins | OPM |")
+    assert {line.split(" | ")[1] for line in lines[4:8]} == set(METHODS)
+    assert any(line.startswith("Friedman test over 3 datasets and 4 methods") for line in lines)
+    metrics = run.data.metrics
+    assert {"cells/total", "cells/ok", "cells/failed", "cells/resumed", "cells/computed"} <= set(metrics)
+    assert "friedman/p_value" in metrics and not any("_" in name.split("/")[0] for name in metrics)
+
+    # The flow run's Prefect page: the leaderboard, links to the MLflow run and the report, the progress.
+    artifacts = _flow_run_artifacts(run.data.tags["prefect.parent_flow_run_id"])
+    assert {"compare-leaderboard", "compare-mlflow-run", "compare-report", "progress"} <= set(artifacts)
+    assert artifacts["compare-leaderboard"].data == description
+    assert f"#/experiments/{run.info.experiment_id}/runs/{run_id}" in artifacts["compare-mlflow-run"].data
+    assert f"get-artifact?path=report%2Freport.html&run_uuid={run_id}" in artifacts["compare-report"].data
+    assert artifacts["progress"].data == 100.0
+
+
+def test_each_child_run_has_one_small_figure_of_its_own(compare_run, mlflow_server, tmp_path):
+    outcome, _ = compare_run
+    client = tracking_client(mlflow_server)
+    for key, child in outcome["child_runs"].items():
+        paths = {item.path for item in client.list_artifacts(child, "figures")}
+        assert paths == {"figures/summary.png"}, key
+        png = _artifact_bytes(client, child, "figures/summary.png", tmp_path / key.replace("/", "-"))
+        height, width = matplotlib.image.imread(io.BytesIO(png)).shape[:2]
+        panels = 2 + 2 * key.endswith(("adaboost", "adacc1")) + key.startswith("direct-marketing")
+        assert width < 230 * panels and height < 260, (key, width, height)  # low resolution: cheap to log
+
+
 def test_runs_that_cannot_be_reported_are_refused(compare_run, mlflow_server, capsys):
     outcome, _ = compare_run
     child = next(iter(outcome["child_runs"].values()))
@@ -209,3 +271,24 @@ def test_the_report_of_a_retrain_lists_candidates_and_the_registry(prefect_serve
     versions = re.search(r'id="model-versions">(.*?)</table>', html, re.S).group(1)
     assert outcome["model_name"] in versions and "champion" in versions
     assert _figures_loaded(_dom(tmp_path, out / "report.html")) == "1/1"
+
+    client = tracking_client(mlflow_server)
+    run_id = outcome["parent_run_id"]
+    assert (
+        _artifact_bytes(client, run_id, "report/report.html", tmp_path / "logged")
+        == (out / "report.html").read_bytes()
+    )
+    assert (
+        _artifact_bytes(client, run_id, "figures/candidates.png", tmp_path / "logged")
+        == (out / "figures" / "candidates.png").read_bytes()
+    )
+    assert outcome["report"]["figures"] == ["figures/candidates.png"]
+    run = client.get_run(run_id)
+    assert run.info.run_name == "retrain direct-marketing x 2 candidates"
+    description = run.data.tags["mlflow.note.content"]
+    assert description.startswith(
+        "### retrain direct-marketing x 2 candidates\n\n| # | candidate | savings |"
+    )
+    assert f"Registry: {outcome['reason']}" in description
+    artifacts = _flow_run_artifacts(run.data.tags["prefect.flow_run_id"])
+    assert {"retrain-leaderboard", "retrain-mlflow-run", "retrain-report", "progress"} <= set(artifacts)

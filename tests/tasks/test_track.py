@@ -140,7 +140,7 @@ def test_flow_run_tags_name_the_prefect_flow_run(prefect_server):
     assert tags["extra"] == 1
 
 
-def test_child_run_content_and_link_to_the_parent(store):
+def test_child_run_content_times_files_and_link_to_the_parent(store, tmp_path):
     uri, client, experiment_id = store
     with track.tracked_run(client, experiment_id, run_name="parent") as parent_id:
         child_id = track.log_child_run(
@@ -148,28 +148,44 @@ def test_child_run_content_and_link_to_the_parent(store):
             experiment_id,
             parent_id,
             run_name="d / m",
-            params={"method": "m", "n_estimators": [25, 50]},
-            metrics={"f1_mean": 0.75},
-            fold_metrics={"fold_f1": [0.7, 0.8]},
-            curves={"trace_alpha": [0.9, 0.5, 0.1]},
-            step_metrics={"staged_f1": {25: 0.6, 50: 0.75}},
+            params={"method": "m", "n_estimators": [25, 50], "class_weight": None, "grid": {"a": 1}},
+            metrics={"mean/f1": 0.75},
+            curves={"round/alpha": [0.9, 0.5, 0.1]},
+            step_metrics={"by_T/f1": {25: 0.6, 50: 0.75}},
             tags={"dataset": "d"},
+            files={"results/folds.csv": b"fold,f1\n0,0.7\n", "figures/summary.png": b"\x89PNG"},
+            times=(1_700_000_000_000, 1_700_000_004_500),
         )
         failed_id = track.log_child_run(
             uri, experiment_id, parent_id, run_name="d / bad", params={}, metrics={}, failed=True
         )
     child = client.get_run(child_id)
     assert child.info.status == "FINISHED" and client.get_run(failed_id).info.status == "FAILED"
+    assert (child.info.start_time, child.info.end_time) == (1_700_000_000_000, 1_700_000_004_500)
     assert child.data.tags["mlflow.parentRunId"] == parent_id and child.data.tags["dataset"] == "d"
-    assert child.data.params == {"method": "m", "n_estimators": "[25, 50]"}
-    assert child.data.metrics["f1_mean"] == 0.75
+    assert child.data.params == {
+        "method": "m",
+        "n_estimators": "25, 50",
+        "class_weight": "none",
+        "grid": "a=1",
+    }
+    assert child.data.metrics["mean/f1"] == 0.75
+    folder = client.download_artifacts(child_id, "", str(tmp_path))
+    assert (tmp_path / "results" / "folds.csv").read_bytes() == b"fold,f1\n0,0.7\n" and folder
 
     def history(key):
         return [(metric.step, metric.value) for metric in client.get_metric_history(child_id, key)]
 
-    assert history("fold_f1") == [(0, 0.7), (1, 0.8)]
-    assert history("trace_alpha") == [(1, 0.9), (2, 0.5), (3, 0.1)]
-    assert sorted(history("staged_f1")) == [(25, 0.6), (50, 0.75)]
+    assert history("round/alpha") == [(1, 0.9), (2, 0.5), (3, 0.1)]
+    assert sorted(history("by_T/f1")) == [(25, 0.6), (50, 0.75)]
+
+
+def test_parameters_are_plain_strings():
+    assert track.plain_param("SAMME") == "SAMME"
+    assert track.plain_param((25, 50)) == "25, 50" and track.plain_param(["a", "b"]) == "a, b"
+    assert track.plain_param(None) == "none" and track.plain_param(True) == "true"
+    assert track.plain_param({"adaboost": {"n_estimators": 5}, "dt": {}}) == "adaboost(n_estimators=5); dt()"
+    assert track.plain_param({}) == "none" and track.plain_param(0.1) == "0.1"
 
 
 def test_metrics_and_params_beyond_one_batch(store):

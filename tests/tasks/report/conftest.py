@@ -8,8 +8,8 @@ import pytest
 
 from schemas.flow_params import CompareParams
 from tasks.cells import compute_cell, describe_dataset, plan_cells
-from tasks.report.results import child_run_payload, results_frame
-from tasks.report.source import TRACE_PREFIX, ChildRun, RunRecord
+from tasks.report.results import ROUND_PREFIX, child_run_payload, results_frame
+from tasks.report.source import ChildRun, RunRecord
 from tasks.report.split_scores import split_scores_frame
 
 DATASETS = ("wisconsin", "pima", "direct-marketing")
@@ -46,7 +46,7 @@ def record_from_cells(params, infos, results) -> RunRecord:
                 params={key: str(value) for key, value in payload["params"].items()},
                 metrics=payload["metrics"],
                 tags={"dataset": dataset, "method": method},
-                curves={key.removeprefix(TRACE_PREFIX): values for key, values in payload["curves"].items()},
+                curves={key.removeprefix(ROUND_PREFIX): values for key, values in payload["curves"].items()},
             )
         )
     return RunRecord(
