@@ -168,6 +168,10 @@ class CompareParams(BaseModel):
         The C- grid.
     seed : int
         Root seed: splits and estimator seeds derive from it.
+    training_set : {"train", "under", "rejection", "over"}
+        What methods are trained on (CSDT paper, Section 6): the training split as drawn, or resampled from
+        it by random under-sampling, cost-proportionate rejection sampling or cost-proportionate
+        over-sampling (the last two need example-dependent costs); the test split is never resampled.
     experiment : str
         MLflow experiment name (one experiment per purpose).
     tracking_uri : str or None
@@ -199,6 +203,7 @@ class CompareParams(BaseModel):
     )
     inner_folds: Annotated[int, Field(ge=2, le=MAX_FOLDS)] = 3
     seed: Seed = 0
+    training_set: Literal["train", "under", "rejection", "over"] = "train"
     experiment: str = Field(default="cslearn-compare", min_length=1)
     tracking_uri: str | None = None
     dask_address: str | None = None
