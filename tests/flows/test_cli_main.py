@@ -214,4 +214,6 @@ def test_compare_takes_a_training_set_and_method_params_as_json(capsys):
     for bad in ("[1]", "{x"):
         with pytest.raises(SystemExit) as exited:
             build_parser().parse_args(["compare", "--method-params", bad])
-        assert exited.value.code == 2 and "--method-params: invalid JSON object value" in capsys.readouterr().err
+        assert (
+            exited.value.code == 2 and "--method-params: invalid JSON object value" in capsys.readouterr().err
+        )
