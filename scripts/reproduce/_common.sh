@@ -1,6 +1,6 @@
 # Shared by the reproduction scripts (sourced): environment as `make run` sets it, and `compare_run`.
 # State and MLflow: $CSLEARN_HOME (default ~/.local/share/cslearn); finished cells are reused, so a rerun
-# resumes. Tables and JSON summaries go to $CSLEARN_REPRO_OUT (default .repro/ in the project).
+# resumes. docs/results/ was made with CSLEARN_HOME=.repro/home. Tables and JSON summaries go to $CSLEARN_REPRO_OUT (default .repro/ in the project).
 set -euo pipefail
 
 PROJECT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -15,6 +15,10 @@ export PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS="${PREFECT_SERVER_EPHEME
 export DO_NOT_TRACK=true
 export MLFLOW_DISABLE_TELEMETRY=true
 export MLFLOW_SERVER_ENABLE_JOB_EXECUTION=false
+# One thread per cell (the comparison runs two cells at once): both cores stay busy, and each cell's recorded
+# CPU time (cpu_seconds, what benchmarks/bench_protocol.py projects the full protocols from) is all its work.
+export NUMBA_NUM_THREADS="${NUMBA_NUM_THREADS:-1}"
+export OPENBLAS_NUM_THREADS="${OPENBLAS_NUM_THREADS:-1}"
 
 # compare_run NAME [cslearn compare options...]: runs the comparison (niced), keeps its JSON summary in
 # $OUT/NAME.json and prints the MLflow parent run id. Failed cells do not stop the script (they are listed in
