@@ -174,8 +174,10 @@ class SyntheticMinorityRounds:
     """Builds every round's training set of one ``fit``: originals plus ``N`` fresh synthetic positives.
 
     The positives' ``k`` nearest positive neighbours do not change between rounds, so they are searched
-    once, here; each call then allots ``N`` children with ``allot(N, D_t on positives, random_state)``,
-    interpolates them and gives each its parent's weight split evenly among the parent's children.
+    once, here, and so is the round's label vector; each call then allots ``N`` children with
+    ``allot(N, D_t on positives, random_state)``, interpolates them straight into the tail of a new
+    ``(n + N, n_features)`` training matrix (no stacking copy) and gives each its parent's weight split evenly
+    among the parent's children.
 
     Parameters
     ----------
@@ -201,6 +203,7 @@ class SyntheticMinorityRounds:
         self.neighbours = (
             _m2_rules.minority_neighbours(self.X_minority, k_neighbors) if n_synthetic > 0 else None
         )
+        self.y_round = np.concatenate([y01, np.ones(n_synthetic, dtype=y01.dtype)])
 
     def __call__(self, weights, random_state):
         """``(X, y01, sample_weight)`` of the round whose distribution over the originals is ``weights``."""
@@ -208,15 +211,14 @@ class SyntheticMinorityRounds:
             return self.X, self.y01, weights
         minority_weights = weights[self.minority]
         allotment = self.allot(self.n_synthetic, minority_weights, random_state)
-        X_synthetic, parents, _ = _m2_rules.synthesise_minority(
-            self.X_minority, self.neighbours, allotment, random_state
+        n_samples = self.X.shape[0]
+        X_round = np.empty((n_samples + self.n_synthetic, self.X.shape[1]), dtype=self.X.dtype)
+        X_round[:n_samples] = self.X
+        _, parents, _ = _m2_rules.synthesise_minority(
+            self.X_minority, self.neighbours, allotment, random_state, out=X_round[n_samples:]
         )
         synthetic_weights = _m2_rules.split_parent_weights(minority_weights, allotment, parents)
-        return (
-            np.vstack([self.X, X_synthetic]),
-            np.concatenate([self.y01, np.ones(self.n_synthetic, dtype=self.y01.dtype)]),
-            np.concatenate([weights, synthetic_weights]),
-        )
+        return X_round, self.y_round, np.concatenate([weights, synthetic_weights])
 
 
 class SMOTEBoost(M2BoostingClassifier):

@@ -21,12 +21,14 @@ export NUMBA_NUM_THREADS="${NUMBA_NUM_THREADS:-1}"
 export OPENBLAS_NUM_THREADS="${OPENBLAS_NUM_THREADS:-1}"
 
 # compare_run NAME [cslearn compare options...]: runs the comparison (niced), keeps its JSON summary in
-# $OUT/NAME.json and prints the MLflow parent run id. Failed cells do not stop the script (they are listed in
+# $OUT/NAME.json, its wall time and peak memory (GNU time) in $OUT/NAME.time and prints the MLflow parent
+# run id. Failed cells do not stop the script (they are listed in
 # the summary and the tables show them as missing).
 compare_run() {
     local name="$1"
     shift
-    nice "$VENV_BIN/cslearn" compare "$@" --json --no-progress >"$OUT/$name.json" 2>"$OUT/$name.log" || true
+    nice /usr/bin/time -v -o "$OUT/$name.time" "$VENV_BIN/cslearn" compare "$@" --json --no-progress \
+        >"$OUT/$name.json" 2>"$OUT/$name.log" || true
     "$VENV_BIN/python" -c 'import json, sys; print(json.load(open(sys.argv[1]))["parent_run_id"])' "$OUT/$name.json"
 }
 
