@@ -5,7 +5,7 @@
 # here, see docs/results/big-runs.md); the defaults below are the reduced run of docs/results/adacc.md.
 # One comparison per group of datasets (the nine small ones, then each large one), so that the tables can be
 # built from the groups that finished; the tables join every group's run.
-#   REPEATS (1)  N_ESTIMATORS (50,100,200)  NEGATIVE_COSTS (0.1,0.4,0.7,1.0)  DATASET_GROUPS (see below)
+#   REPEATS (1)  N_ESTIMATORS (25,50,100)  NEGATIVE_COSTS (0.1,0.4,0.7,1.0)  DATASET_GROUPS (see below)
 source "$(dirname "${BASH_SOURCE[0]}")/_common.sh"
 
 GROUPS_DEFAULT="abalone,car-eval,optical-digits,pen-digits,phoneme,satimage,spambase,us-crime,wine-quality letter-img bank adult"
@@ -13,7 +13,7 @@ METHODS="adaboost adacc1 adacc2 adamec adamec-cal cgada cgada-cal adacost csb1 c
 runs=()
 for group in ${DATASET_GROUPS:-$GROUPS_DEFAULT}; do
     runs+=("$(compare_run "adacc-${group%%,*}" --datasets "$group" --methods $METHODS --protocol cv --folds 5 \
-        --repeats "${REPEATS:-1}" --n-estimators "${N_ESTIMATORS:-50,100,200}" \
+        --repeats "${REPEATS:-1}" --n-estimators "${N_ESTIMATORS:-25,50,100}" \
         --negative-costs "${NEGATIVE_COSTS:-0.1,0.4,0.7,1.0}" --cost-selection train \
         --experiment cslearn-repro-adacc)")
     echo "group $group: MLflow parent run ${runs[-1]}" >&2
