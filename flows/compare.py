@@ -4,8 +4,12 @@ The flow body only composes tasks: describe the datasets, plan the cells, skip t
 finished, run the rest on the task runner (threads, or Dask with ``dask_address``), then log one MLflow child
 run per (dataset, method) under a parent run, and the results tables as artifacts of the parent.
 
-``compare`` (the deployed entrypoint) picks the task runner from its parameters and runs the cells in the
-subflow ``compare_cells``; ``run_compare(params)`` validates first (``cslearn compare`` calls it).
+``compare`` (the deployed entrypoint) takes the fields of ``CompareParams`` as flat parameters
+(``tasks.flow_parameters.flat_parameters``: described, datasets and methods as choices, one field settable
+with ``prefect deployment run --param``), picks the task runner from them and runs the cells in the subflow
+``compare_cells``. ``run_compare(params)`` takes the model (``cslearn compare`` calls it): it validates first,
+then runs the flow with the tracking URI it names as this process's MLflow default (its credentials moved to
+MLflow's variables, never a flow parameter).
 """
 
 from __future__ import annotations
@@ -17,7 +21,14 @@ from prefect.futures import as_completed
 
 from flows.runners import build_task_runner
 from schemas.flow_params import CompareParams
-from tasks.cells import CellStore, describe_dataset_task, load_finished_cells, plan_cells, run_cell
+from tasks.cells import (
+    CellStore,
+    cell_store_folder,
+    describe_dataset_task,
+    load_finished_cells,
+    plan_cells,
+    run_cell,
+)
 from tasks.comparison_runs import (
     cell_counts,
     comparison_outcome,
@@ -26,6 +37,7 @@ from tasks.comparison_runs import (
     log_method_run_task,
 )
 from tasks.configuration import validate_params
+from tasks.flow_parameters import flat_parameters, flow_arguments, machine_environment
 from tasks.methods import compared_methods
 from tasks.report import Progress, summarize_task
 
@@ -40,7 +52,7 @@ def compare_cells(params: CompareParams) -> dict:
     datasets = [describe_dataset_task(name) for name in params.datasets]
     methods = compared_methods(params)
     specs = plan_cells(params, datasets, methods)
-    store = CellStore(params.cell_store)
+    store = CellStore(cell_store_folder(params.cell_store))
     finished = load_finished_cells(store, specs)
     with comparison_parent_run(params, datasets) as run:
         logger.info(
@@ -70,17 +82,22 @@ def compare_cells(params: CompareParams) -> dict:
 
 
 @flow(name="method-comparison", validate_parameters=True)
+@flat_parameters(CompareParams, choices={"datasets": "datasets", "methods": "methods"})
 def compare(params: CompareParams) -> dict:
     """Compare methods on datasets under a protocol; returns the summary and the MLflow parent run id.
 
-    The cells run in the subflow ``method-comparison-cells`` on the task runner ``params`` select (a thread
-    pool of ``max_workers``, or the Dask cluster at ``dask_address``), so deployments honour them too.
+    The cells run in the subflow ``method-comparison-cells`` on the task runner the parameters select (a
+    thread pool of ``max_workers``, or the Dask cluster at ``dask_address``), so deployments honour them too.
     """
-    params = validate_params(CompareParams, params)
     runner = build_task_runner(params.dask_address, params.max_workers)
     return compare_cells.with_options(task_runner=runner)(params=params)
 
 
 def run_compare(params: CompareParams | Mapping) -> dict:
-    """Validate ``params`` (raising ``pydantic.ValidationError`` before any flow run) and run ``compare``."""
-    return compare(params=validate_params(CompareParams, params))
+    """Validate ``params`` (raising ``pydantic.ValidationError`` before any flow run) and run ``compare``.
+
+    Its ``tracking_uri`` is MLflow's default for the run (``tasks.flow_parameters.machine_environment``).
+    """
+    params = validate_params(CompareParams, params)
+    with machine_environment(params):
+        return compare(**flow_arguments(params))

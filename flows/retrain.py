@@ -15,16 +15,23 @@ For one business dataset (credit scoring, direct marketing, card fraud: CSDT pap
    new version becomes the ``challenger``. A retrain that repeats the champion (same method, data
    fingerprint, code commit, holdout and score) registers nothing and says so.
 
-Parameters are a frozen pydantic model (``schemas.flow_params.RetrainParams``); a bad value fails validation
-before any work starts. The deployments in ``prefect.yaml`` schedule this flow per dataset.
+Parameters are the fields of a frozen pydantic model (``schemas.flow_params.RetrainParams``), flat
+(``tasks.flow_parameters.flat_parameters``: described, the dataset and the candidates as choices); a bad value
+fails validation before any work starts. The deployments in ``prefect.yaml`` schedule this flow per dataset:
+a failed run is retried twice, two minutes apart (a tracking server or disk that was briefly away), and then
+ends Failed with the error of its last attempt. ``run_retrain(params)`` takes the model and runs the flow
+once, without retries (``cslearn retrain`` calls it: its user sees a failure at once).
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
 
 from prefect import flow, get_run_logger
 
 from schemas.flow_params import RetrainParams
 from tasks.configuration import validate_params
+from tasks.flow_parameters import flat_parameters, flow_arguments, machine_environment
 from tasks.model_registry import (
     CandidateProgress,
     best_candidate,
@@ -35,10 +42,14 @@ from tasks.model_registry import (
     retrain_parent_run,
 )
 
-__all__ = ["retrain"]
+__all__ = ["RETRAIN_RETRIES", "retrain", "run_retrain"]
+
+#: Flow-level retries of a (scheduled) retrain: attempts after the first, and the seconds between them.
+RETRAIN_RETRIES = {"retries": 2, "retry_delay_seconds": 120}
 
 
-@flow(name="retrain", validate_parameters=True)
+@flow(name="retrain", validate_parameters=True, **RETRAIN_RETRIES)
+@flat_parameters(RetrainParams, choices={"dataset": "business_datasets", "candidates": "methods"})
 def retrain(params: RetrainParams) -> dict:
     """Fit the candidates on a business dataset, log them, register the best and move ``champion`` if it wins.
 
@@ -52,7 +63,6 @@ def retrain(params: RetrainParams) -> dict:
         nothing was registered), ``reason``, ``previous_champion_version``, ``previous_champion_savings``,
         ``holdout_key``).
     """
-    params = validate_params(RetrainParams, params)
     logger = get_run_logger()
     data = prepare_retrain_data_task(
         params.dataset,
@@ -90,3 +100,14 @@ def retrain(params: RetrainParams) -> dict:
         "%s: best %s (savings %.4f); %s", params.dataset, best.method, best.savings, decision["reason"]
     )
     return retrain_outcome(params.dataset, run, results, failed, best, decision)
+
+
+def run_retrain(params: RetrainParams | Mapping) -> dict:
+    """Validate ``params`` (raising ``pydantic.ValidationError`` before any flow run); run ``retrain`` once.
+
+    Its ``tracking_uri`` and ``cache_dir`` are this process's MLflow default and dataset cache for the run
+    (``tasks.flow_parameters.machine_environment``).
+    """
+    params = validate_params(RetrainParams, params)
+    with machine_environment(params):
+        return retrain.with_options(retries=0)(**flow_arguments(params))

@@ -15,6 +15,13 @@ registry knows are checked when the caller passes the registries as validation c
   (the ingest flow ingests registered sources; a user's file is ingested with ``cslearn datasets ingest``);
 - ``"business_datasets"``: the datasets with example-dependent costs (a cost model or the user's cost
   columns), for ``RetrainParams.dataset``.
+- ``"state_home"``: the resolved state folder (``$CSLEARN_HOME``), inside which ``CompareParams.cell_store``
+  may then be given as an absolute path.
+
+Names that become paths are checked by the models themselves (:data:`NAME_PATTERN` for experiments,
+:data:`RELATIVE_FOLDER_PATTERN` for the cell store, inside the state folder), and their JSON schemas carry the
+same patterns, so a Prefect deployment's API refuses a bad value too. A tracking URI carrying credentials is
+refused (they belong in MLflow's variables, ``tasks.credentials``).
 
 An unknown name raises a ``PydanticCustomError`` of type ``unknown_name`` whose context carries the unknown
 names, the known ones and the closest known name of each ("did you mean ...?").
@@ -26,10 +33,21 @@ violation surfaces as a ``pydantic.ValidationError`` before any work starts.
 
 from __future__ import annotations
 
+import re
 from difflib import get_close_matches
+from pathlib import PurePosixPath
 from typing import Annotated, Literal
+from urllib.parse import urlsplit
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 from pydantic_core import PydanticCustomError
 
 __all__ = [
@@ -40,6 +58,8 @@ __all__ = [
     "MAX_ESTIMATORS",
     "MAX_FOLDS",
     "MAX_REPEATS",
+    "NAME_PATTERN",
+    "RELATIVE_FOLDER_PATTERN",
     "CompareParams",
     "IngestParams",
     "RetrainParams",
@@ -72,6 +92,66 @@ UnitFraction = Annotated[float, Field(gt=0.0, lt=1.0)]
 ScalarParam = bool | int | float | str | None
 #: Prefect artifact keys allow lowercase letters, digits and dashes.
 ArtifactKey = Annotated[str, Field(pattern=r"^[a-z0-9-]+$")]
+
+#: A name that is safe as one path segment: 1 to 100 letters, digits, '.', '_' and '-', but not '.' or '..'
+#: (experiments, whose artifacts live in a folder of that name).
+NAME_PATTERN = r"^(?!\.\.?$)[A-Za-z0-9._-]{1,100}$"
+#: A folder below a root, given relative to it: up to 16 such names joined by '/'.
+_SEGMENT = r"(?!\.\.?(/|$))[A-Za-z0-9._-]{1,100}"
+RELATIVE_FOLDER_PATTERN = rf"^{_SEGMENT}(/{_SEGMENT}){{0,15}}$"
+
+
+def _safe_name(name: str, info: ValidationInfo) -> str:
+    """``name`` if it matches :data:`NAME_PATTERN`; else a ``ValueError`` that states the rule."""
+    if not re.fullmatch(NAME_PATTERN, name):
+        raise ValueError(
+            f"{info.field_name} {name!r} is not a safe name: use 1 to 100 letters, digits, '.', '_' and '-' "
+            "(no '/', spaces, and not '.' or '..'), e.g. 'cslearn-compare'"
+        )
+    return name
+
+
+def _no_credentials(uri: str | None) -> str | None:
+    """``uri`` if it carries no user info (``user:password@``); else a ``ValueError`` saying where they go."""
+    if uri is not None and "@" in urlsplit(uri).netloc:
+        raise ValueError(
+            "the tracking URI carries credentials (user:password@), which would be stored with the run; "
+            "pass the URI without them and set MLFLOW_TRACKING_USERNAME and MLFLOW_TRACKING_PASSWORD "
+            "(the command line does this for you)"
+        )
+    return uri
+
+
+def _folder_under_home(folder: str | None, info: ValidationInfo) -> str | None:
+    """``folder`` as a path relative to the state folder, checked (see ``CompareParams.cell_store``).
+
+    With the validation context key ``"state_home"`` (the resolved ``$CSLEARN_HOME``), an absolute path
+    inside it is accepted and made relative; without it (a Prefect deployment's API) only relative ones are.
+    """
+    if folder is None:
+        return None
+    home = (info.context or {}).get("state_home")
+    path = PurePosixPath(folder)
+    if path.is_absolute() and home is not None and path.is_relative_to(home) and path != PurePosixPath(home):
+        folder = str(path.relative_to(home))
+    if not re.fullmatch(RELATIVE_FOLDER_PATTERN, folder):
+        where = f" ({home})" if home is not None else ""
+        raise ValueError(
+            f"{info.field_name} {folder!r} must be a folder inside $CSLEARN_HOME{where}: a path relative to "
+            "it (or absolute inside it) of names made of letters, digits, '.', '_' and '-', without '..'"
+        )
+    return folder
+
+
+#: An MLflow experiment name (:data:`NAME_PATTERN`); the JSON schema carries the pattern so Prefect's API
+#: refuses a bad one too.
+ExperimentName = Annotated[
+    str, AfterValidator(_safe_name), Field(json_schema_extra={"pattern": NAME_PATTERN, "maxLength": 100})
+]
+#: A tracking URI without credentials.
+TrackingUri = Annotated[str, AfterValidator(_no_credentials)]
+#: A folder of the state folder, relative to it (:data:`RELATIVE_FOLDER_PATTERN`).
+HomeFolder = Annotated[str, Field(json_schema_extra={"pattern": RELATIVE_FOLDER_PATTERN})]
 
 
 def _unknown(names, info: ValidationInfo, registry: str) -> tuple[list, list | None]:
@@ -154,6 +234,10 @@ class CompareParams(BaseModel):
         Number of repetitions; ``None`` takes the paper's value from ``DEFAULT_REPEATS``.
     folds : int
         K of the ``cv`` protocol (ignored otherwise).
+    holdout_test_fraction : float
+        Share of the rows in the test split of the ``holdout`` protocol.
+    tvt_fractions : tuple of float
+        Shares of the train, validation and test splits of the ``tvt`` protocol (summing to 1).
     n_estimators : tuple of int
         Ensemble sizes T evaluated from the staged predictions of ONE fit with ``max(n_estimators)`` rounds
         (AdaCC paper, Section 5.2: T in {25, 50, 100, 200}).
@@ -166,6 +250,8 @@ class CompareParams(BaseModel):
         the validation split scores the candidates whenever selection is on.
     negative_costs : tuple of float
         The C- grid.
+    inner_folds : int
+        Stratified inner folds of ``cost_selection="inner-cv"``.
     seed : int
         Root seed: splits and estimator seeds derive from it.
     training_set : {"train", "under", "rejection", "over"}
@@ -173,21 +259,25 @@ class CompareParams(BaseModel):
         it by random under-sampling, cost-proportionate rejection sampling or cost-proportionate
         over-sampling (the last two need example-dependent costs); the test split is never resampled.
     experiment : str
-        MLflow experiment name (one experiment per purpose).
+        MLflow experiment name (one experiment per purpose): 1 to 100 letters, digits, '.', '_' and '-'
+        (:data:`NAME_PATTERN`), since its artifacts live in a folder of that name.
     tracking_uri : str or None
-        MLflow tracking URI; ``None`` means ``MLFLOW_TRACKING_URI`` or the sqlite store in the state folder.
+        MLflow tracking URI without credentials; ``None`` means ``MLFLOW_TRACKING_URI`` or the sqlite store in
+        the state folder.
     dask_address : str or None
         ``tcp://HOST:PORT`` of a running Dask scheduler; ``None`` runs cells on a thread pool.
     max_workers : int
         Threads of the default task runner.
     cell_store : str or None
-        Folder of the resumable per-cell results; ``None`` means ``cells/`` in the state folder
-        (``$CSLEARN_HOME``, see ``tasks.storage``).
+        Folder of the resumable per-cell results inside the state folder (``$CSLEARN_HOME``, see
+        ``tasks.storage``), relative to it (an absolute path inside it is made relative when the validation
+        context names the state folder, key ``"state_home"``); ``None`` means ``cells``.
     method_params : dict
         Optional constructor overrides per method key, e.g. ``{"adacc1": {"formulation": "paper"}}``.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    # An error never echoes its input: a refused tracking URI may carry a password.
+    model_config = ConfigDict(frozen=True, extra="forbid", hide_input_in_errors=True)
 
     datasets: tuple[str, ...] = Field(default=("wisconsin",), min_length=1)
     methods: tuple[str, ...] | None = None
@@ -204,11 +294,11 @@ class CompareParams(BaseModel):
     inner_folds: Annotated[int, Field(ge=2, le=MAX_FOLDS)] = 3
     seed: Seed = 0
     training_set: Literal["train", "under", "rejection", "over"] = "train"
-    experiment: str = Field(default="cslearn-compare", min_length=1)
-    tracking_uri: str | None = None
+    experiment: ExperimentName = "cslearn-compare"
+    tracking_uri: TrackingUri | None = None
     dask_address: str | None = None
     max_workers: Annotated[int, Field(gt=0, le=64)] = 2
-    cell_store: str | None = None
+    cell_store: HomeFolder | None = None
     method_params: dict[str, dict[str, ScalarParam]] = Field(default_factory=dict)
 
     @field_validator("datasets", "methods")
@@ -248,6 +338,11 @@ class CompareParams(BaseModel):
         if len(set(sizes)) != len(sizes):
             raise ValueError(f"n_estimators has repeated sizes: {list(sizes)}")
         return tuple(sorted(sizes))
+
+    @field_validator("cell_store", mode="before")
+    @classmethod
+    def _store_under_home(cls, folder, info: ValidationInfo):
+        return _folder_under_home(folder, info) if isinstance(folder, str) else folder
 
     @field_validator("dask_address")
     @classmethod
@@ -304,11 +399,12 @@ class RetrainParams(BaseModel):
     seed : int
         Root seed of the holdout and of the estimators.
     experiment : str
-        MLflow experiment of the retrain runs.
+        MLflow experiment of the retrain runs (:data:`NAME_PATTERN`).
     model_name : str or None
         Registered model name; ``None`` means ``cslearn-<dataset>``.
     tracking_uri : str or None
-        MLflow tracking URI; ``None`` means ``MLFLOW_TRACKING_URI`` or the sqlite store in the state folder.
+        MLflow tracking URI without credentials; ``None`` means ``MLFLOW_TRACKING_URI`` or the sqlite store in
+        the state folder.
     method_params : dict
         Constructor overrides per candidate, e.g. ``{"csdt": {"max_depth": 5}}``.
     cost_params : dict
@@ -317,16 +413,17 @@ class RetrainParams(BaseModel):
         Dataset cache folder; ``None`` means the data layer's default.
     """
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    # An error never echoes its input: a refused tracking URI may carry a password.
+    model_config = ConfigDict(frozen=True, extra="forbid", hide_input_in_errors=True)
 
     dataset: str
     candidates: tuple[str, ...] = Field(default=DEFAULT_CANDIDATES, min_length=1)
     holdout_fraction: UnitFraction = 0.3
     max_rows: Annotated[int, Field(ge=20)] | None = None
     seed: Seed = 0
-    experiment: str = Field(default="cslearn-retrain", min_length=1)
+    experiment: ExperimentName = "cslearn-retrain"
     model_name: Annotated[str, Field(min_length=1, pattern=r"^[\w.\-]+$")] | None = None
-    tracking_uri: str | None = None
+    tracking_uri: TrackingUri | None = None
     method_params: dict[str, dict[str, ScalarParam]] = Field(default_factory=dict)
     cost_params: dict[str, ScalarParam] = Field(default_factory=dict)
     cache_dir: str | None = None

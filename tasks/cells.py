@@ -54,7 +54,7 @@ from tasks.evaluate import (
     trace_curves,
 )
 from tasks.report.split_scores import pack_split_scores
-from tasks.storage import atomic_write_bytes, state_home
+from tasks.storage import atomic_write_bytes, inside, state_home
 from tasks.train import build_estimator, fit_with_cost_selection
 from tasks.training_sets import COST_PROPORTIONATE, resample_training_set
 
@@ -66,6 +66,7 @@ __all__ = [
     "DatasetInfo",
     "check_cell_record",
     "compute_cell",
+    "cell_store_folder",
     "default_cell_store",
     "describe_dataset",
     "describe_dataset_task",
@@ -150,6 +151,12 @@ class CellSpec(BaseModel):
 def default_cell_store() -> Path:
     """The default cell store folder: ``cells/`` in the state folder (``$CSLEARN_HOME``)."""
     return state_home() / "cells"
+
+
+def cell_store_folder(folder: str | None = None) -> Path:
+    """The cell store ``folder`` of the state folder (default ``cells``), resolved and checked to stay
+    inside it (``tasks.storage.inside``: a symlink pointing out is refused)."""
+    return inside(state_home(), folder or "cells")
 
 
 class CellStore:

@@ -19,6 +19,7 @@ from prefect.runtime import flow_run
 
 from schemas.flow_params import CompareParams
 from tasks.cells import DatasetInfo
+from tasks.flow_parameters import logged_params
 from tasks.report import Progress, child_run_payload, summary_records
 from tasks.track import ParentRun, log_child_run, log_metrics, log_table, parent_run, tracking_client
 
@@ -42,8 +43,9 @@ def comparison_parent_run(
 ) -> AbstractContextManager[ParentRun]:
     """The comparison's parent run (:func:`tasks.track.parent_run`).
 
-    Named ``compare <Prefect flow-run name>``, tagged with the datasets' fingerprints, and given every
-    parameter of the comparison, flat (non-strings as their repr).
+    Named ``compare <Prefect flow-run name>``, tagged with the datasets' fingerprints, and given the
+    parameters of the comparison (``tasks.flow_parameters.logged_params``: no tracking URI, the cell store
+    relative to the state folder), flat (non-strings as their repr).
     """
     return parent_run(
         params.tracking_uri,
@@ -53,7 +55,7 @@ def comparison_parent_run(
         fingerprints={info.name: info.fingerprint for info in datasets},
         params={
             key: value if isinstance(value, str) else repr(value)
-            for key, value in params.model_dump().items()
+            for key, value in logged_params(params).items()
         },
     )
 

@@ -29,6 +29,7 @@ from typing import TypeVar
 from pydantic import BaseModel
 
 from schemas.flow_params import CompareParams
+from tasks.storage import state_home
 
 __all__ = [
     "ProtocolError",
@@ -78,6 +79,7 @@ def registry_context(*, cache_dir=None) -> dict:
         "datasets": list(entries),
         "registered_datasets": [name for name, entry in entries.items() if entry.kind == "registered"],
         "business_datasets": sorted(name for name, entry in entries.items() if entry.has_example_costs),
+        "state_home": str(state_home()),
     }
 
 
@@ -101,6 +103,7 @@ def quick_context() -> dict:
         "datasets": list(index.datasets),
         "registered_datasets": [name for name, facts in index.datasets.items() if facts.kind == "registered"],
         "business_datasets": sorted(name for name, facts in index.datasets.items() if facts.example_costs),
+        "state_home": str(state_home()),
     }
 
 

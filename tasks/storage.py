@@ -11,6 +11,8 @@ never depends on where the code is installed or on the working directory, so ``m
 
 Datasets live in the dataset cache (``$CSLEARN_CACHE``, ``tasks.datasets.cache``). Every file is written
 through :func:`atomic_path`: to a temporary name beside the destination, renamed over it only when complete.
+A location named by a user (a cell store) is resolved with :func:`inside`, which refuses one that leaves its
+root.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from pathlib import Path
 
 import platformdirs
 
-__all__ = ["HOME_ENVIRONMENT_VARIABLE", "atomic_path", "atomic_write_bytes", "state_home"]
+__all__ = ["HOME_ENVIRONMENT_VARIABLE", "atomic_path", "atomic_write_bytes", "inside", "state_home"]
 
 #: Environment variable that overrides the state folder.
 HOME_ENVIRONMENT_VARIABLE = "CSLEARN_HOME"
@@ -33,6 +35,21 @@ def state_home() -> Path:
     """The state folder: ``$CSLEARN_HOME`` if set, else the user data directory of cslearn (not created)."""
     configured = os.environ.get(HOME_ENVIRONMENT_VARIABLE)
     return Path(configured or platformdirs.user_data_dir("cslearn")).expanduser().resolve()
+
+
+def inside(root: Path, relative: str | os.PathLike) -> Path:
+    """``root / relative`` resolved (symlinks followed), checked to stay inside ``root``.
+
+    Raises
+    ------
+    ValueError
+        When the resolved path leaves ``root`` (an absolute ``relative``, ``..``, or a symlink pointing out).
+    """
+    root = Path(root).resolve()
+    path = (root / relative).resolve()
+    if not path.is_relative_to(root):
+        raise ValueError(f"refusing {relative!s}: it resolves to {path}, outside {root}")
+    return path
 
 
 @contextlib.contextmanager

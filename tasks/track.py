@@ -30,7 +30,8 @@ from mlflow.entities import Metric, Param
 from mlflow.exceptions import MlflowException
 from prefect.runtime import flow_run
 
-from tasks.storage import state_home
+from tasks.credentials import use_uri_credentials
+from tasks.storage import inside, state_home
 
 __all__ = [
     "SOURCE_ROOT",
@@ -64,10 +65,14 @@ _MAX_PARAM_LENGTH = 6000
 
 
 def default_tracking_uri() -> str:
-    """``MLFLOW_TRACKING_URI`` if set, else the sqlite store ``mlflow/mlflow.db`` of the state folder."""
+    """``MLFLOW_TRACKING_URI`` if set, else the sqlite store ``mlflow/mlflow.db`` of the state folder.
+
+    Credentials in the variable's URI are moved to MLflow's own variables and the bare URI is returned
+    (``tasks.credentials.use_uri_credentials``), so nothing downstream can show or log them.
+    """
     configured = os.environ.get("MLFLOW_TRACKING_URI")
     if configured:
-        return configured
+        return use_uri_credentials(configured)
     return f"sqlite:///{state_home() / 'mlflow' / 'mlflow.db'}"
 
 
@@ -94,6 +99,12 @@ def ensure_experiment(client: MlflowClient, name: str, *, artifact_location: str
     """Id of the experiment ``name``, created if absent (artifacts beside a sqlite store, absolute path).
 
     Safe under concurrent creation: a lost race re-reads the experiment the winner created.
+
+    Raises
+    ------
+    ValueError
+        When the artifact folder of a new experiment would resolve outside the store's ``artifacts/`` folder
+        (a name with ``/`` or ``..``, or a symlink pointing out).
     """
     experiment = client.get_experiment_by_name(name)
     if experiment is not None:
@@ -104,7 +115,7 @@ def ensure_experiment(client: MlflowClient, name: str, *, artifact_location: str
         return experiment.experiment_id
     root = artifact_root(client.tracking_uri)
     if artifact_location is None and root is not None:
-        artifact_location = (root / name).as_uri()
+        artifact_location = inside(root, name).as_uri()
     try:
         return client.create_experiment(name, artifact_location=artifact_location)
     except MlflowException:

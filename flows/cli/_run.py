@@ -1,8 +1,10 @@
 """How a subcommand runs a flow: check the configuration in a fraction of a second, make Prefect's API ready
 while the flow's modules import, run the flow, and turn each way it can end into words and an exit status.
 
-1. ``tasks.configuration.quick_validate`` against the registry snapshot (nothing heavy imported): a bad
-   configuration is explained per option (:func:`flows.cli._options.explain_invalid`), exit status 2;
+1. a tracking URI's credentials are moved to MLflow's variables (``tasks.credentials``), so they are never
+   shown, logged or stored; then ``tasks.configuration.quick_validate`` against the registry snapshot
+   (nothing heavy imported): a bad configuration is explained per option
+   (:func:`flows.cli._options.explain_invalid`), exit status 2;
 2. :class:`flows.cli._environment.PrefectApi` checks the configured server, or starts the temporary one in
    the background (and, once the flow is done, drains Prefect's queues and stops it);
 3. the flow's module is imported (seconds: scikit-learn, MLflow, pandas) while that server starts, and the
@@ -71,8 +73,11 @@ def run_flow(
 
     from flows.cli._environment import PrefectApi, PrefectUnavailableError
     from tasks.configuration import ProtocolError, quick_validate, validate_params
+    from tasks.credentials import use_uri_credentials
 
     api = PrefectApi()
+    if raw.get("tracking_uri") is not None:  # its credentials go to MLflow's variables, never further
+        raw = {**raw, "tracking_uri": use_uri_credentials(raw["tracking_uri"])}
     try:
         params = quick_validate(model, raw)
         api.start()

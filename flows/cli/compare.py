@@ -128,7 +128,9 @@ def register(subparsers) -> None:
         "rejection- or over-sampled (CSDT paper; the last two need example costs)",
     )
     where = parser.add_argument_group("where it runs and is recorded")
-    where.add_argument("--experiment", help="MLflow experiment (default cslearn-compare)")
+    where.add_argument(
+        "--experiment", help="MLflow experiment: letters, digits, '.', '_' and '-' (default cslearn-compare)"
+    )
     where.add_argument(
         "--tracking-uri",
         help="MLflow tracking URI (default $MLFLOW_TRACKING_URI or the store in $CSLEARN_HOME)",
@@ -138,7 +140,9 @@ def register(subparsers) -> None:
     )
     where.add_argument("--max-workers", type=int, metavar="N", help="cells run at once locally (default 2)")
     where.add_argument(
-        "--cell-store", metavar="DIR", help="folder of resumable cell results (default $CSLEARN_HOME/cells)"
+        "--cell-store",
+        metavar="DIR",
+        help="folder of resumable cell results in $CSLEARN_HOME, relative to it or absolute (default cells)",
     )
     output = parser.add_argument_group("output")
     output.add_argument(

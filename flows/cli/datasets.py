@@ -298,6 +298,14 @@ def ingest_datasets(args: argparse.Namespace) -> int:
         if len(args.names) != 1:
             print("error: --target ingests exactly one file", file=sys.stderr)
             return 2
+        if args.name is not None:  # a name that is a path could write outside the user-datasets folder
+            from tasks.datasets.user_files import check_new_user_dataset_name
+
+            try:
+                check_new_user_dataset_name(args.name)
+            except ValueError as error:
+                print(f"error: --name: {error}", file=sys.stderr)
+                return 2
         jobs = [("file", args.names[0])]
     else:
         names = [

@@ -151,7 +151,7 @@ def run(args: argparse.Namespace) -> int:
             RetrainParams,
             params_from_args(args),
             args.options,
-            "flows.retrain:retrain",
+            "flows.retrain:run_retrain",
             interrupted="the MLflow runs are marked KILLED",
         )
     except RunStopped as ended:

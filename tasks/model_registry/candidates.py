@@ -21,6 +21,7 @@ from prefect.cache_policies import NO_CACHE
 
 from schemas.flow_params import RetrainParams
 from tasks.evaluate import decision_scores, derive_seed, evaluate_predictions, predict_labels
+from tasks.flow_parameters import logged_params
 from tasks.model_registry.holdout import RetrainData
 from tasks.model_registry.logged_models import log_model
 from tasks.track import ParentRun, log_metrics, log_params, parent_run, tracked_run, tracking_client
@@ -41,7 +42,8 @@ def retrain_parent_run(params: RetrainParams, data: RetrainData) -> AbstractCont
     """The retrain's parent run (:func:`tasks.track.parent_run`).
 
     Named ``retrain/<dataset>``, tagged with the dataset, its fingerprint and the holdout key, and given the
-    flow's parameters (but the tracking URI), the split's counts and the cost model's parameters.
+    flow's parameters (``tasks.flow_parameters.logged_params``: no tracking URI or cache folder), the
+    split's counts and the cost model's parameters.
     """
     return parent_run(
         params.tracking_uri,
@@ -51,7 +53,7 @@ def retrain_parent_run(params: RetrainParams, data: RetrainData) -> AbstractCont
         fingerprints={params.dataset: data.fingerprint},
         tags={"cslearn.dataset": params.dataset, "cslearn.holdout_key": data.holdout_key},
         params={
-            **params.model_dump(mode="json", exclude={"tracking_uri"}),
+            **logged_params(params, mode="json"),
             **data.summary(),
             **data.cost_params,
         },

@@ -15,6 +15,7 @@ import pytest
 from flows.cli import build_parser, main
 from flows.cli._environment import ENVIRONMENT_DEFAULTS, apply_environment_defaults
 from tasks.registry_index import registry_index
+from tasks.storage import state_home
 
 
 def _subparsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
@@ -157,7 +158,7 @@ def test_a_typo_is_rejected_with_suggestions_before_anything_heavy_is_imported(t
 
 
 def test_protocol_errors_are_explained_before_any_work(tmp_path, capsys):
-    cells = tmp_path / "cells"
+    cells = state_home() / "test-cells" / tmp_path.name
     assert main(["compare", "--datasets", "haberman", "--folds", "90", "--cell-store", str(cells)]) == 2
     assert capsys.readouterr().err.splitlines()[1] == (
         "  90 folds are more than the 81 rows of haberman's smaller class: stratified 90-fold CV needs 90 "

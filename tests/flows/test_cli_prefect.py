@@ -15,19 +15,21 @@ from prefect.settings import PREFECT_API_URL, temporary_settings
 
 from flows.cli import main
 from flows.cli._environment import PrefectApi
+from tasks.storage import state_home
 from tests.servers import free_port
 
 
 def test_a_configured_server_that_does_not_answer_is_named_with_what_to_do(tmp_path, capsys, monkeypatch):
     url = f"http://127.0.0.1:{free_port()}/api"
+    cells = state_home() / "test-cells" / tmp_path.name
     monkeypatch.setenv("PREFECT_API_URL", url)
     with temporary_settings(updates={PREFECT_API_URL: url}):
-        status = main(["compare", "--methods", "dt", "--folds", "2", "--cell-store", str(tmp_path / "cells")])
+        status = main(["compare", "--methods", "dt", "--folds", "2", "--cell-store", str(cells)])
     assert status == 1
     message = capsys.readouterr().err
     assert f"cslearn compare: the Prefect server at {url} (PREFECT_API_URL) does not answer" in message
     assert "unset PREFECT_API_URL to let cslearn start a temporary one" in message
-    assert not (tmp_path / "cells").exists()
+    assert not cells.exists()
 
 
 def test_a_configured_server_is_reused(prefect_server):
@@ -85,6 +87,7 @@ def test_compare_works_outside_make_with_a_temporary_server_and_a_quiet_terminal
 _KILLED_COMMAND = """
 import sys, time
 from flows.cli._environment import PrefectApi
+from tasks.storage import state_home
 api = PrefectApi()
 api.start()
 print(api._process.pid, flush=True)

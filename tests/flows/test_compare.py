@@ -14,6 +14,7 @@ from sklearn.tree import DecisionTreeClassifier
 from algorithms import METHODS
 from flows.cli import main
 from flows.compare import run_compare
+from tasks.storage import state_home
 
 pytestmark = pytest.mark.servers
 
@@ -47,6 +48,11 @@ def test_methods(monkeypatch):
     CountingTree.fits = []
 
 
+def _store(tmp_path):
+    """A cell store of this test inside the state folder (``$CSLEARN_HOME``), as an absolute path."""
+    return state_home() / "test-cells" / tmp_path.name
+
+
 def _params(tracking_uri, tmp_path, **changes):
     return {
         "datasets": ["wisconsin"],
@@ -57,7 +63,7 @@ def _params(tracking_uri, tmp_path, **changes):
         "n_estimators": [3, 6],
         "tracking_uri": tracking_uri,
         "experiment": f"compare-{tmp_path.name}",
-        "cell_store": str(tmp_path / "cells"),
+        "cell_store": str(_store(tmp_path)),
         **changes,
     }
 
@@ -153,10 +159,18 @@ def test_bad_configuration_fails_before_any_work(mlflow_server, tmp_path, test_m
             run_compare(_params(mlflow_server, tmp_path, **bad))
     assert CountingTree.fits == []
     assert MlflowClient(mlflow_server).get_experiment_by_name(f"compare-{tmp_path.name}") is None
-    assert not (tmp_path / "cells").exists()
+    assert not (_store(tmp_path)).exists()
 
     status = main(
-        ["compare", "--methods", "no-such-method", "--folds", "1", "--cell-store", str(tmp_path / "c")]
+        [
+            "compare",
+            "--methods",
+            "no-such-method",
+            "--folds",
+            "1",
+            "--cell-store",
+            str(_store(tmp_path) / "c"),
+        ]
     )
     assert status == 2
     assert capsys.readouterr().err.splitlines() == [
@@ -164,7 +178,7 @@ def test_bad_configuration_fails_before_any_work(mlflow_server, tmp_path, test_m
         "  --methods: unknown method 'no-such-method' (`cslearn methods list` shows them all)",
         "  --folds: input should be greater than or equal to 2 (got 1)",
     ]
-    assert not (tmp_path / "c").exists()
+    assert not (_store(tmp_path) / "c").exists()
 
 
 def test_cli_json_prints_the_summary_and_parent_run(
@@ -185,7 +199,7 @@ def test_cli_json_prints_the_summary_and_parent_run(
         "--experiment",
         f"cli-{tmp_path.name}",
         "--cell-store",
-        str(tmp_path / "cells"),
+        str(_store(tmp_path)),
     ]
     status = main([*arguments, "--json"])
     captured = capsys.readouterr()
@@ -229,7 +243,7 @@ def test_cli_text_summary_ranks_tests_in_words_and_a_failed_cell_exits_1(
             "--experiment",
             f"cli-text-{tmp_path.name}",
             "--cell-store",
-            str(tmp_path / "cells"),
+            str(_store(tmp_path)),
         ]
     )
     captured = capsys.readouterr()

@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 from mlflow import MlflowClient
 
+from tasks.storage import state_home
+
 pytestmark = [pytest.mark.servers, pytest.mark.slow]
 
 CSLEARN = Path(sys.executable).parent / "cslearn"
@@ -49,7 +51,7 @@ def test_sigterm_marks_the_parent_run_killed(prefect_server, mlflow_server, tmp_
         "--experiment",
         experiment,
         "--cell-store",
-        str(tmp_path / "cells"),
+        str(state_home() / "test-cells" / tmp_path.name),
     ]  # 20 slow cells, one at a time: minutes of work, interrupted after the first finished cell
     log = (tmp_path / "cli.log").open("w")
     process = subprocess.Popen(
@@ -68,7 +70,11 @@ def test_sigterm_marks_the_parent_run_killed(prefect_server, mlflow_server, tmp_
             return runs[0] if runs and runs[0].info.status == "RUNNING" else None
 
         parent = _wait_for(running_parent, 240, "the parent run")
-        _wait_for(lambda: list((tmp_path / "cells").rglob("*.json")), 240, "a finished cell")
+        _wait_for(
+            lambda: list((state_home() / "test-cells" / tmp_path.name).rglob("*.json")),
+            240,
+            "a finished cell",
+        )
         process.send_signal(signal.SIGTERM)
         status = process.wait(timeout=240)
     finally:
@@ -82,5 +88,5 @@ def test_sigterm_marks_the_parent_run_killed(prefect_server, mlflow_server, tmp_
     runs = client.search_runs([parent.info.experiment_id])
     assert [run.info.status for run in runs] == ["KILLED"]
     assert runs[0].info.run_id == parent.info.run_id
-    stored = list((tmp_path / "cells").rglob("*.json"))
+    stored = list((state_home() / "test-cells" / tmp_path.name).rglob("*.json"))
     assert 1 <= len(stored) < 20  # finished cells are kept for the rerun, the rest never ran

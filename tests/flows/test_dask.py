@@ -8,6 +8,7 @@ from distributed.diagnostics.plugin import SchedulerPlugin
 
 from flows.compare import run_compare
 from flows.runners import build_task_runner
+from tasks.storage import state_home
 
 pytestmark = pytest.mark.servers
 
@@ -32,7 +33,7 @@ def _params(mlflow_server, tmp_path, name, **changes):
         "n_estimators": [3, 6],
         "tracking_uri": mlflow_server,
         "experiment": f"dask-{tmp_path.name}",
-        "cell_store": str(tmp_path / name),
+        "cell_store": str(state_home() / "test-cells" / tmp_path.name / name),
         **changes,
     }
 

@@ -24,11 +24,12 @@ import pytest
 
 from flows.cli import main
 from flows.compare import run_compare
-from flows.retrain import retrain
+from flows.retrain import run_retrain
 from schemas.flow_params import CompareParams
 from tasks.cells import CellStore, describe_dataset, load_finished_cells, plan_cells
 from tasks.configuration import validate_params
 from tasks.report.split_scores import split_scores_frame
+from tasks.storage import state_home
 from tasks.track import log_table, tracking_client
 
 pytestmark = pytest.mark.servers
@@ -101,14 +102,14 @@ def compare_run(prefect_server, mlflow_server, tmp_path_factory):
             "n_estimators": [3, 6],
             "tracking_uri": mlflow_server,
             "experiment": f"report-{uuid.uuid4().hex[:8]}",
-            "cell_store": str(folder / "cells"),
+            "cell_store": str(state_home() / "test-cells" / folder.name),
         },
     )
     outcome = run_compare(params)
     assert outcome["cells"]["failed"] == 0
     # Phase 2 wires this into the compare flow; until then the test logs what the flow's cells kept.
     specs = plan_cells(params, [describe_dataset(name) for name in DATASETS], METHODS)
-    cells = load_finished_cells(CellStore(folder / "cells"), specs)
+    cells = load_finished_cells(CellStore(state_home() / "test-cells" / folder.name), specs)
     scores = split_scores_frame([cells[spec.key] for spec in specs])
     log_table(tracking_client(mlflow_server), outcome["parent_run_id"], scores, "split_scores")
     return outcome, folder
@@ -185,7 +186,7 @@ def test_runs_that_cannot_be_reported_are_refused(compare_run, mlflow_server, ca
 
 
 def test_the_report_of_a_retrain_lists_candidates_and_the_registry(prefect_server, mlflow_server, tmp_path):
-    outcome = retrain(
+    outcome = run_retrain(
         {
             "dataset": "direct-marketing",
             "candidates": ["dt", "bmr-lr"],

@@ -15,7 +15,7 @@ import pytest
 from mlflow import MlflowClient
 from pydantic import ValidationError
 
-from flows.retrain import retrain
+from flows.retrain import run_retrain
 from schemas.flow_params import DEFAULT_CANDIDATES, RetrainParams
 from tasks.configuration import validate_params
 
@@ -48,7 +48,7 @@ def test_parameters_are_a_frozen_model_that_names_the_bad_values():
 def test_a_bad_configuration_fails_before_any_run_is_logged(prefect_server, mlflow_server):
     experiment = f"retrain-bad-{uuid.uuid4().hex[:8]}"
     with pytest.raises(Exception, match="unknown candidates \\['svm'\\]"):
-        retrain(
+        run_retrain(
             {
                 "dataset": DATASET,
                 "candidates": ["svm"],
@@ -63,10 +63,10 @@ def test_a_bad_configuration_fails_before_any_run_is_logged(prefect_server, mlfl
 def retrains(prefect_server, mlflow_server):
     """First retrain with two candidates, then one with only the first run's loser, then the first again."""
     common = {**SMALL, "tracking_uri": mlflow_server, "model_name": f"dm-{uuid.uuid4().hex[:8]}"}
-    first = retrain(RetrainParams(dataset=DATASET, candidates=("bmr-lr", "dt"), **common))
+    first = run_retrain(RetrainParams(dataset=DATASET, candidates=("bmr-lr", "dt"), **common))
     loser = min(first["candidates"], key=first["candidates"].get)
-    second = retrain(RetrainParams(dataset=DATASET, candidates=(loser,), **common))
-    third = retrain(RetrainParams(dataset=DATASET, candidates=("bmr-lr", "dt"), **common))
+    second = run_retrain(RetrainParams(dataset=DATASET, candidates=(loser,), **common))
+    third = run_retrain(RetrainParams(dataset=DATASET, candidates=("bmr-lr", "dt"), **common))
     return first, second, third, loser, MlflowClient(mlflow_server)
 
 
@@ -147,7 +147,7 @@ def test_a_retrain_that_repeats_the_champion_registers_nothing_and_says_so(retra
 
 def test_a_failing_candidate_is_logged_failed_and_the_others_still_compete(prefect_server, mlflow_server):
     model_name = f"dm-fail-{uuid.uuid4().hex[:8]}"
-    outcome = retrain(
+    outcome = run_retrain(
         RetrainParams(
             dataset=DATASET,
             candidates=("dt", "bmr-lr"),

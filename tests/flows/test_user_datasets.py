@@ -12,6 +12,7 @@ from mlflow import MlflowClient
 from flows.cli import main
 from tasks.datasets import load_dataset
 from tasks.model_registry import prepare_retrain_data
+from tasks.storage import state_home
 from tests.user_data import PAYMENT_COST_COLUMNS, write_payments_csv
 
 pytestmark = pytest.mark.servers
@@ -59,7 +60,7 @@ def test_ingest_compare_and_retrain_a_csv_with_cost_columns(
             "--experiment",
             f"user-{tmp_path.name}",
             "--cell-store",
-            str(tmp_path / "cells"),
+            str(state_home() / "test-cells" / tmp_path.name),
             "--json",
         ]
     )
@@ -71,7 +72,9 @@ def test_ingest_compare_and_retrain_a_csv_with_cost_columns(
     assert (
         savings["bmr-dt"] > 0 and savings["csdt"] > 0 and savings["adaboost"] < min(savings.values()) + 1e-9
     )
-    stored = [json.loads(path.read_text()) for path in (tmp_path / "cells").rglob("*.json")]
+    stored = [
+        json.loads(path.read_text()) for path in (state_home() / "test-cells" / tmp_path.name).rglob("*.json")
+    ]
     assert {tuple(cell["cost_columns"]) for cell in stored} == {PAYMENT_COST_COLUMNS}
 
     model_name = f"payments-{uuid.uuid4().hex[:8]}"
