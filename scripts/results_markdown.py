@@ -176,6 +176,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("runs", nargs="+", metavar="RUN_ID[=LABEL]", help="MLflow parent run ids of compare")
     parser.add_argument("--tables", default="size,ranks", help=f"comma-separated, of {', '.join(TABLES)}")
     parser.add_argument("--metric", default="balanced_accuracy", help="metric of the rank table")
+    parser.add_argument(
+        "--rank-methods", help="comma-separated methods the rank table compares (default: all of the runs)"
+    )
     parser.add_argument("--tracking-uri", help="MLflow tracking URI (default: cslearn's)")
     parser.add_argument("--percent", action="store_true", help="metrics in percent, as AdaCC Tables 6-7")
     args = parser.parse_args(argv)
@@ -188,7 +191,10 @@ def main(argv: list[str] | None = None) -> int:
     builders = {
         "size": lambda: size_markdown(summary, scale),
         "cumulative": lambda: cumulative_markdown(summary, scale),
-        "ranks": lambda: ranks_markdown(summary, args.metric),
+        "ranks": lambda: ranks_markdown(
+            summary[summary["method"].isin(args.rank_methods.split(","))] if args.rank_methods else summary,
+            args.metric,
+        ),
         "per-dataset": lambda: per_dataset_markdown(summary),
         "average": lambda: average_markdown(summary),
         "cost": lambda: cost_markdown(summary),
