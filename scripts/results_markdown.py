@@ -2,11 +2,15 @@
 
     python scripts/results_markdown.py RUN_ID[=LABEL] [RUN_ID[=LABEL] ...] --tables size,cumulative,ranks
         [--metric balanced_accuracy] [--tracking-uri URI] [--percent]
+    python scripts/results_markdown.py --cells DIR --protocol cv --n-estimators 25,50,100 --tables ...
 
 Each run is read back from MLflow (``tasks.report.load_run``: the parent run's per-cell results artifact);
 with ``=LABEL`` its methods are renamed ``LABEL`` with ``{method}`` replaced by the method key (a label
 without ``{method}`` gives ``method (LABEL)``), so several runs (e.g. one per CSDT training set or pruning
-variant) join into one table. Tables (all from ``tasks.report``):
+variant) join into one table. With ``--cells DIR`` the cells are read from a cell store instead (every
+finished cell of the given protocol and ensemble sizes, on the default training set, optionally only
+``--datasets`` and ``--methods``): the tables of a comparison stopped before its end, from its finished cells.
+Tables (all from ``tasks.report``):
 
 - ``size``: AdaCC Table 6/7 form, per (method, T) the mean over datasets of the fold means ± the mean of the
   fold standard deviations (``table_by_size``);
@@ -24,6 +28,7 @@ variant) join into one table. Tables (all from ``tasks.report``):
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 
@@ -40,6 +45,7 @@ from tasks.report import (  # noqa: E402
     load_run,
     per_dataset_table,
     rank_table,
+    results_frame,
     summarize,
     table_by_size,
 )
@@ -73,6 +79,25 @@ def combined_results(runs: list[str], tracking_uri: str | None) -> pd.DataFrame:
             frame["method"] = [template.format(method=method) for method in frame["method"]]
         frames.append(frame)
     return pd.concat(frames, ignore_index=True)
+
+
+def stored_results(root: str, protocol: str, sizes: str, datasets: str | None, methods: str | None):
+    """The finished cells of a cell store matching the protocol and ensemble sizes, as a results frame."""
+    wanted_sizes = [int(size) for size in sizes.split(",")]
+    records = []
+    for path in sorted(Path(root).glob("*/*.json")):
+        record = json.loads(path.read_text())
+        if (
+            record.get("protocol") == protocol
+            and record.get("n_estimators") == wanted_sizes
+            and record.get("training_set", "train") == "train"
+            and (datasets is None or record["dataset"] in datasets.split(","))
+            and (methods is None or record["method"] in methods.split(","))
+        ):
+            records.append(record)
+    if not records:
+        raise SystemExit(f"no finished cell of protocol {protocol!r} and sizes {wanted_sizes} in {root}")
+    return results_frame(records)
 
 
 def size_markdown(summary: pd.DataFrame, scale: float) -> str:
@@ -173,7 +198,12 @@ def cost_markdown(summary: pd.DataFrame) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("runs", nargs="+", metavar="RUN_ID[=LABEL]", help="MLflow parent run ids of compare")
+    parser.add_argument("runs", nargs="*", metavar="RUN_ID[=LABEL]", help="MLflow parent run ids of compare")
+    parser.add_argument("--cells", metavar="DIR", help="read the cells of this cell store instead of runs")
+    parser.add_argument("--protocol", default="cv", help="with --cells: the protocol of the cells")
+    parser.add_argument("--n-estimators", default="25,50,100,200", help="with --cells: their ensemble sizes")
+    parser.add_argument("--datasets", help="with --cells: comma-separated datasets (default: all)")
+    parser.add_argument("--methods", help="with --cells: comma-separated methods (default: all)")
     parser.add_argument("--tables", default="size,ranks", help=f"comma-separated, of {', '.join(TABLES)}")
     parser.add_argument("--metric", default="balanced_accuracy", help="metric of the rank table")
     parser.add_argument(
@@ -186,7 +216,14 @@ def main(argv: list[str] | None = None) -> int:
     unknown = sorted(set(tables) - set(TABLES))
     if unknown:
         parser.error(f"unknown tables {unknown}; choose from {list(TABLES)}")
-    summary = summarize(combined_results(args.runs, args.tracking_uri), measures=CELL_MEASURES)
+    if bool(args.runs) == bool(args.cells):
+        parser.error("give either run ids or --cells DIR")
+    frame = (
+        stored_results(args.cells, args.protocol, args.n_estimators, args.datasets, args.methods)
+        if args.cells
+        else combined_results(args.runs, args.tracking_uri)
+    )
+    summary = summarize(frame, measures=CELL_MEASURES)
     scale = 100.0 if args.percent else 1.0
     builders = {
         "size": lambda: size_markdown(summary, scale),
