@@ -1,29 +1,98 @@
-"""Where the per-cell tasks of a flow run: a local thread pool (default) or an existing Dask cluster.
+"""Where the per-cell tasks of a flow run: local worker processes (default), threads, or a Dask cluster.
 
-Threads suit one machine: scikit-learn's tree code releases the GIL, so ``ThreadPoolTaskRunner(2)`` keeps two
-cores busy (``stack.md``). ``--dask-address tcp://HOST:PORT`` hands the cells to a running Dask scheduler
-through prefect-dask's ``DaskTaskRunner``; the workers need only this package installed, no Prefect settings.
+- :class:`CellProcessTaskRunner` (the local default): Prefect runs each task in a thread of its own (task
+  states, logs and retries stay Prefect's), and the fit inside the task runs in a worker process of a
+  ``tasks.cell_pool.CellPool`` opened for the flow run. Fits use every core whatever holds the GIL, each
+  worker's BLAS is capped to its share of the cores, and an interrupt ends the run in seconds: on leaving the
+  runner with an exception (``Ctrl-C``, ``SIGTERM``, an error) the workers are killed and the waiting tasks
+  fail at once, where Prefect's own ``ThreadPoolTaskRunner`` and ``ProcessPoolTaskRunner`` wait for the
+  running tasks to end. ``docs/benchmarks.md`` (``python -m benchmarks runners``) compares it with threads.
+- ``ThreadPoolTaskRunner`` (``processes=False``): fits in threads of this process; they cannot be
+  interrupted.
+- ``--dask-address tcp://HOST:PORT`` (or ``tls://``): the cells go to a running Dask scheduler through
+  prefect-dask's ``DaskTaskRunner`` (TLS, and the warning without it: :mod:`flows.dask_security`); the
+  workers need only this package installed, no Prefect settings.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from prefect.task_runners import ThreadPoolTaskRunner
 
-__all__ = ["build_task_runner"]
+from flows.dask_security import warn_if_insecure
+from tasks.cell_pool import ACTIVE_POOL, CellPool
+
+__all__ = ["CellProcessTaskRunner", "build_task_runner"]
 
 
-def build_task_runner(dask_address: str | None = None, max_workers: int = 2):
-    """``DaskTaskRunner(address=dask_address)`` when an address is given, else ``ThreadPoolTaskRunner``.
+class CellProcessTaskRunner(ThreadPoolTaskRunner):
+    """Prefect tasks in threads; their fits (``tasks.cell_pool.call``) in ``max_workers`` processes.
+
+    Parameters
+    ----------
+    max_workers : int
+        Worker processes (fits at once) and task threads.
+    """
+
+    def __init__(self, max_workers: int = 2):
+        super().__init__(max_workers=max_workers)
+        self._pool: CellPool | None = None
+
+    def duplicate(self) -> CellProcessTaskRunner:
+        return type(self)(max_workers=self._max_workers)
+
+    def __enter__(self) -> CellProcessTaskRunner:
+        super().__enter__()
+        self._pool = CellPool(self._max_workers)
+        return self
+
+    def submit(self, task, parameters, wait_for=None, dependencies=None):
+        """Submit ``task`` as ``ThreadPoolTaskRunner`` does, with this runner's pool active in its context."""
+        token = ACTIVE_POOL.set(self._pool)
+        try:  # the thread runs in a copy of this context, taken in ``submit``
+            return super().submit(task, parameters, wait_for=wait_for, dependencies=dependencies)
+        finally:
+            ACTIVE_POOL.reset(token)
+
+    def __exit__(self, exc_type: Any, exc_value: Any, traceback: Any) -> None:
+        pool, self._pool = self._pool, None
+        if pool is not None:  # kill first, so the threads waiting on fits return at once
+            pool.close(kill=exc_type is not None)
+        super().__exit__(exc_type, exc_value, traceback)
+
+    def __eq__(self, value: object) -> bool:
+        return isinstance(value, CellProcessTaskRunner) and self._max_workers == value._max_workers
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = super().__getstate__()
+        state["_pool"] = None
+        return state
+
+
+def build_task_runner(dask_address: str | None = None, max_workers: int = 2, *, processes: bool = True):
+    """The task runner of a flow run.
 
     Parameters
     ----------
     dask_address : str, optional
-        ``tcp://HOST:PORT`` of a running Dask scheduler (bind it to 127.0.0.1 on a single machine).
+        ``tcp://HOST:PORT`` or ``tls://HOST:PORT`` of a running Dask scheduler: a ``DaskTaskRunner``.
     max_workers : int
-        Threads of the local pool.
+        Cells at once locally.
+    processes : bool
+        Locally, fits in worker processes (:class:`CellProcessTaskRunner`, the default) or in threads
+        (``ThreadPoolTaskRunner``).
+
+    Raises
+    ------
+    flows.dask_security.DaskSecurityError
+        A ``tls://`` address without TLS settings in Dask's configuration.
     """
     if dask_address:
         from prefect_dask import DaskTaskRunner
 
+        warn_if_insecure(dask_address)  # the client's TLS settings come from Dask's configuration
         return DaskTaskRunner(address=dask_address)
+    if processes:
+        return CellProcessTaskRunner(max_workers=max_workers)
     return ThreadPoolTaskRunner(max_workers=max_workers)

@@ -40,6 +40,7 @@ from prefect.exceptions import MissingContextError
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from schemas.flow_params import CompareParams
+from tasks import cell_pool
 from tasks.configuration import ProtocolError, check_protocol
 from tasks.cost_models import derive_split_costs
 from tasks.evaluate import (
@@ -470,8 +471,11 @@ def compute_cell(spec: CellSpec, store: CellStore | None = None) -> dict:
 
 @task(name="run_cell", cache_policy=NO_CACHE, task_run_name="cell {spec.label}")
 def run_cell(spec: CellSpec, store_root: str) -> dict:
-    """Fit and evaluate one (dataset, method, repeat, fold) cell and persist its result (never retried)."""
-    result = compute_cell(spec, CellStore(store_root))
+    """Fit and evaluate one (dataset, method, repeat, fold) cell and persist its result (never retried).
+
+    The fit runs in a worker process when the flow's task runner holds a pool (``tasks.cell_pool.call``).
+    """
+    result = cell_pool.call(compute_cell, spec, CellStore(store_root), methods=(spec.method,))
     if result["status"] != "ok":
         get_run_logger().warning("cell %s failed: %s", spec.label, result["error"])
     return result

@@ -16,6 +16,7 @@ one parent run of a flow run on it, tagged by :func:`flow_run_tags`.
 
 from __future__ import annotations
 
+import logging
 import os
 import subprocess
 import tempfile
@@ -31,6 +32,7 @@ from mlflow.exceptions import MlflowException
 from prefect.runtime import flow_run
 
 from tasks.credentials import use_uri_credentials
+from tasks.orphan_runs import mark_orphaned_runs, owner_tags
 from tasks.storage import inside, state_home
 
 __all__ = [
@@ -62,6 +64,8 @@ SOURCE_ROOT = Path(__file__).resolve().parents[1]
 _MAX_METRICS_PER_BATCH = 1000
 _MAX_PARAMS_PER_BATCH = 100
 _MAX_PARAM_LENGTH = 6000
+
+logger = logging.getLogger(__name__)
 
 
 def default_tracking_uri() -> str:
@@ -150,6 +154,7 @@ def start_run(
 ) -> str:
     """Create a RUNNING run and return its id; a child when ``parent_run_id`` is given."""
     run_tags = {key: str(value) for key, value in (tags or {}).items() if value is not None}
+    run_tags.update(owner_tags())  # who may end it: see tasks.orphan_runs
     if parent_run_id is not None:
         run_tags["mlflow.parentRunId"] = parent_run_id
     return client.create_run(experiment_id, tags=run_tags, run_name=run_name).info.run_id
@@ -243,6 +248,8 @@ def parent_run(
     uri = tracking_uri or default_tracking_uri()
     client = tracking_client(uri)
     experiment_id = ensure_experiment(client, experiment)
+    for orphan in mark_orphaned_runs(client, [experiment_id]):
+        logger.warning("marked run %s KILLED: its process %d is gone", orphan.run_id, orphan.owner_pid)
     run_tags = flow_run_tags(purpose, fingerprints, tags)
     with tracked_run(client, experiment_id, run_name=run_name, tags=run_tags) as run_id:
         if params:

@@ -158,9 +158,13 @@ def launch_prefect_server(home: Path, *, port: int | None = None) -> ServerProce
     return _launch("prefect", command, env, home / "server.log", api_url, f"{api_url}/health")
 
 
-def launch_mlflow_server(root: Path, *, port: int | None = None) -> ServerProcess:
+def launch_mlflow_server(
+    root: Path, *, port: int | None = None, admin: tuple[str, str] | None = None
+) -> ServerProcess:
     """Start ``mlflow server`` on 127.0.0.1 over ``sqlite:///root/mlflow.db`` and ``file://root/artifacts``.
 
+    With ``admin = (user, password)`` the server runs MLflow's basic-auth app (``--app-name basic-auth``,
+    users in ``root/basic_auth.db``): that user is its administrator, every other request is refused (401).
     Returns without waiting: call :meth:`ServerProcess.wait_until_healthy`. ``ServerProcess.url`` is the
     tracking URI.
     """
@@ -182,7 +186,19 @@ def launch_mlflow_server(root: Path, *, port: int | None = None) -> ServerProces
         "1",
     ]
     url = f"http://127.0.0.1:{port}"
-    return _launch("mlflow", command, _server_environment(), root / "server.log", url, f"{url}/health")
+    env = _server_environment()
+    if admin is not None:
+        config = root / "basic_auth.ini"
+        config.write_text(
+            "[mlflow]\ndefault_permission = NO_PERMISSIONS\n"
+            f"database_uri = sqlite:///{root / 'basic_auth.db'}\n"
+            f"admin_username = {admin[0]}\nadmin_password = {admin[1]}\n"
+            "authorization_function = mlflow.server.auth:authenticate_request_basic_auth\n"
+        )
+        command += ["--app-name", "basic-auth"]
+        env["MLFLOW_AUTH_CONFIG_PATH"] = str(config)
+        env["MLFLOW_FLASK_SERVER_SECRET_KEY"] = os.urandom(16).hex()  # CSRF key of the auth app
+    return _launch("mlflow", command, env, root / "server.log", url, f"{url}/health")
 
 
 def launch_model_server(model_uri: str, tracking_uri: str, log_dir: Path, *, port: int | None = None):

@@ -25,6 +25,7 @@ SUBCOMMAND_MODULES = (
     "flows.cli.retrain",
     "flows.cli.report",
     "flows.cli.figure",
+    "flows.cli.runs",
 )
 
 DESCRIPTION = """\

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import os
 import signal
 import sys
 from collections.abc import Iterator
@@ -20,17 +21,45 @@ def json_safe(value):
     return value
 
 
-def _raise_interrupt(signum, frame):
-    raise KeyboardInterrupt(f"received signal {signum}")
+#: Exit status of a command ended by an interrupt (128 + SIGINT), as shells report it.
+INTERRUPTED_STATUS = 130
+
+
+class _Interrupts:
+    """Signal handler: the first SIGINT / SIGTERM raises ``KeyboardInterrupt`` (the run unwinds: its worker
+    processes are killed, its MLflow runs marked KILLED, Prefect's server stopped); any further one exits
+    at once with status 130, killing the fit workers (Prefect's temporary server stops with this process)."""
+
+    def __init__(self) -> None:
+        self.received = 0
+
+    def __call__(self, signum, frame):
+        self.received += 1
+        if self.received == 1:
+            raise KeyboardInterrupt(f"received signal {signum}")
+        from tasks.cell_pool import kill_all_pools
+
+        kill_all_pools()
+        sys.__stderr__.write("cslearn: interrupted again; exiting now without cleaning up\n")
+        sys.__stderr__.flush()
+        os._exit(INTERRUPTED_STATUS)
 
 
 @contextlib.contextmanager
 def flow_output_guard() -> Iterator[None]:
-    """Run a flow with SIGTERM ending it like Ctrl-C (its MLflow runs get marked KILLED) and with what the
-    libraries print sent to stderr, so stdout carries only the command's result."""
-    previous_handler = signal.signal(signal.SIGTERM, _raise_interrupt)
+    """Run a flow with SIGTERM ending it like Ctrl-C (its MLflow runs get marked KILLED), a second Ctrl-C or
+    SIGTERM exiting at once (status 130), and with what the libraries print sent to stderr, so stdout
+    carries only the command's result.
+
+    After an interrupt the handlers stay in place, so a second signal during the clean-up that follows
+    (draining Prefect's queues, stopping its server) still exits at once.
+    """
+    interrupts = _Interrupts()
+    previous = {number: signal.signal(number, interrupts) for number in (signal.SIGINT, signal.SIGTERM)}
     try:
         with contextlib.redirect_stdout(sys.stderr):
             yield
     finally:
-        signal.signal(signal.SIGTERM, previous_handler)
+        if not interrupts.received:
+            for number, handler in previous.items():
+                signal.signal(number, handler)

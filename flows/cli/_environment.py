@@ -131,6 +131,7 @@ class PrefectApi:
                 stdin=subprocess.DEVNULL,
                 stdout=log,
                 stderr=log,
+                start_new_session=True,  # Ctrl-C reaches the command, which stops the server after use
             )
 
     def _check_health(self, url: str, timeout: float = HEALTH_TIMEOUT_SECONDS) -> None:

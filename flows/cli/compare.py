@@ -14,6 +14,7 @@ unavailable, 2 for a bad configuration, 130 when interrupted.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 
@@ -138,6 +139,9 @@ def register(subparsers) -> None:
     where.add_argument(
         "--dask-address", metavar="tcp://HOST:PORT", help="run the cells on this Dask scheduler"
     )
+    where.add_argument("--dask-tls-ca-file", metavar="PEM", help="CA certificate of a tls:// Dask cluster")
+    where.add_argument("--dask-tls-cert", metavar="PEM", help="this client's certificate for tls:// Dask")
+    where.add_argument("--dask-tls-key", metavar="PEM", help="this client's private key for tls:// Dask")
     where.add_argument("--max-workers", type=int, metavar="N", help="cells run at once locally (default 2)")
     where.add_argument(
         "--cell-store",
@@ -239,22 +243,49 @@ def _json_document(outcome: dict) -> dict:
     return json_safe(document)
 
 
+def _dask_settings(args: argparse.Namespace) -> contextlib.AbstractContextManager:
+    """Dask's configuration for the run: the client's TLS files (``flows.dask_security``), checked against
+    ``--dask-address``; a ``ValueError`` says what is wrong."""
+    tls_files = (args.dask_tls_ca_file, args.dask_tls_cert, args.dask_tls_key)
+    if not args.dask_address and not any(tls_files):
+        return contextlib.nullcontext()
+    from flows.dask_security import check_dask_address, tls_config
+
+    tls = tls_config(*tls_files)
+    if not args.dask_address:
+        raise ValueError(
+            "--dask-tls-ca-file, --dask-tls-cert and --dask-tls-key need --dask-address tls://..."
+        )
+    check_dask_address(args.dask_address, tls)  # its warning is the flow's to log
+    if not tls:
+        return contextlib.nullcontext()
+    import dask
+
+    return dask.config.set(tls)
+
+
 def run(args: argparse.Namespace) -> int:
     """Check, run the flow, print the outcome; see the module docstring for the exit status."""
     from flows.cli._progress import CellProgressView
     from schemas.flow_params import CompareParams
 
     try:
-        outcome = run_flow(
-            "compare",
-            CompareParams,
-            params_from_args(args),
-            args.options,
-            "flows.compare:run_compare",
-            interrupted="the MLflow runs are marked KILLED and finished cells are kept (rerun the same "
-            "command to resume)",
-            view=lambda: CellProgressView(bar=False if args.no_progress else None),
-        )
+        dask_settings = _dask_settings(args)
+    except ValueError as error:
+        print(f"cslearn compare: {error}", file=sys.stderr)
+        return 2
+    try:
+        with dask_settings:
+            outcome = run_flow(
+                "compare",
+                CompareParams,
+                params_from_args(args),
+                args.options,
+                "flows.compare:run_compare",
+                interrupted="the MLflow runs are marked KILLED and finished cells are kept (rerun the same "
+                "command to resume)",
+                view=lambda: CellProgressView(bar=False if args.no_progress else None),
+            )
     except RunStopped as ended:
         return ended.status
     if args.json:

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-import threading
+import os
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -19,19 +20,29 @@ from tasks.storage import state_home
 pytestmark = pytest.mark.servers
 
 
-class CountingTree(DecisionTreeClassifier):
-    """A real depth-2 tree that counts its fits (to see which cells a rerun skips)."""
+#: Environment variable naming the file where ``CountingTree`` records its fits.
+FIT_LOG = "CSLEARN_TEST_FIT_LOG"
 
-    fits: list = []
-    _lock = threading.Lock()
+
+class CountingTree(DecisionTreeClassifier):
+    """A real depth-2 tree that counts its fits (to see which cells a rerun skips).
+
+    Cells fit in worker processes, which get this class from the parent (``tasks.cell_pool``) and the log
+    file's name from the environment they inherit: each fit appends one line to that file.
+    """
 
     def __init__(self, max_depth=2, random_state=None):
         super().__init__(max_depth=max_depth, random_state=random_state)
 
     def fit(self, X, y, sample_weight=None, check_input=True):
-        with self._lock:
-            CountingTree.fits.append(len(y))
+        with open(os.environ[FIT_LOG], "a") as log:  # one short append: atomic across processes
+            log.write(f"{os.getpid()} {len(y)}\n")
         return super().fit(X, y, sample_weight=sample_weight, check_input=check_input)
+
+
+def fit_count() -> int:
+    """Fits of ``CountingTree`` so far, in any process."""
+    return len(Path(os.environ[FIT_LOG]).read_text().splitlines())
 
 
 class ExplodingTree(DecisionTreeClassifier):
@@ -42,10 +53,12 @@ class ExplodingTree(DecisionTreeClassifier):
 
 
 @pytest.fixture
-def test_methods(monkeypatch):
+def test_methods(monkeypatch, tmp_path):
     monkeypatch.setitem(METHODS, "counting-tree", CountingTree)
     monkeypatch.setitem(METHODS, "exploding-tree", ExplodingTree)
-    CountingTree.fits = []
+    fit_log = tmp_path / "fits.log"
+    fit_log.touch()
+    monkeypatch.setenv(FIT_LOG, str(fit_log))
 
 
 def _store(tmp_path):
@@ -73,7 +86,7 @@ def test_run_tree_metrics_artifacts_resume_and_failures(
 ):
     first = run_compare(_params(mlflow_server, tmp_path))
     assert first["cells"] == {"total": 6, "resumed": 0, "computed": 6, "failed": 2}
-    assert len(CountingTree.fits) == 2
+    assert fit_count() == 2
 
     client = MlflowClient(mlflow_server)
     parent = client.get_run(first["parent_run_id"])
@@ -130,14 +143,14 @@ def test_run_tree_metrics_artifacts_resume_and_failures(
 
     second = run_compare(_params(mlflow_server, tmp_path))
     assert second["cells"] == {"total": 6, "resumed": 4, "computed": 2, "failed": 2}
-    assert len(CountingTree.fits) == 2  # no tree was refit
+    assert fit_count() == 2  # no tree was refit
     assert second["parent_run_id"] != first["parent_run_id"]
     assert [r for r in second["summary"] if r["method"] == "adaboost"] == [
         r for r in first["summary"] if r["method"] == "adaboost"
     ]
 
     third = run_compare(_params(mlflow_server, tmp_path, seed=1, methods=["counting-tree"]))
-    assert third["cells"]["computed"] == 2 and len(CountingTree.fits) == 4  # a new seed is a new cell
+    assert third["cells"]["computed"] == 2 and fit_count() == 4  # a new seed is a new cell
 
 
 def test_bad_configuration_fails_before_any_work(mlflow_server, tmp_path, test_methods, capsys):
@@ -157,7 +170,7 @@ def test_bad_configuration_fails_before_any_work(mlflow_server, tmp_path, test_m
     ):
         with pytest.raises(ValidationError, match=message):
             run_compare(_params(mlflow_server, tmp_path, **bad))
-    assert CountingTree.fits == []
+    assert fit_count() == 0
     assert MlflowClient(mlflow_server).get_experiment_by_name(f"compare-{tmp_path.name}") is None
     assert not (_store(tmp_path)).exists()
 
@@ -216,7 +229,7 @@ def test_cli_json_prints_the_summary_and_parent_run(
     assert main(arguments) == 0  # the same command again, as text: every cell is resumed
     text = capsys.readouterr().out
     assert "cells: 2 total, 2 resumed, 0 computed, 0 failed" in text
-    assert len(CountingTree.fits) == 2
+    assert fit_count() == 2
 
 
 def test_cli_text_summary_ranks_tests_in_words_and_a_failed_cell_exits_1(

@@ -7,7 +7,7 @@ from distributed import LocalCluster
 from distributed.diagnostics.plugin import SchedulerPlugin
 
 from flows.compare import run_compare
-from flows.runners import build_task_runner
+from flows.runners import CellProcessTaskRunner, build_task_runner
 from tasks.storage import state_home
 
 pytestmark = pytest.mark.servers
@@ -42,7 +42,9 @@ def test_runner_choice():
     from prefect.task_runners import ThreadPoolTaskRunner
     from prefect_dask import DaskTaskRunner
 
-    assert isinstance(build_task_runner(None, 3), ThreadPoolTaskRunner)
+    local = build_task_runner(None, 3)
+    assert isinstance(local, CellProcessTaskRunner) and local == CellProcessTaskRunner(max_workers=3)
+    assert type(build_task_runner(None, 3, processes=False)) is ThreadPoolTaskRunner
     runner = build_task_runner("tcp://127.0.0.1:8786")
     assert isinstance(runner, DaskTaskRunner) and runner.address == "tcp://127.0.0.1:8786"
 
