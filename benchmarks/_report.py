@@ -33,21 +33,27 @@ def machine_description() -> str:
     )
 
 
-def write_section(name: str, title: str, body: str, command: str) -> Path:
-    """Replace (or append) the section ``name`` of the report with ``body``; returns the report path."""
+def write_section(
+    name: str, title: str, body: str, command: str, *, report: Path = REPORT, header: str = HEADER
+) -> Path:
+    """Replace (or append) the section ``name`` of ``report`` with ``body``; returns the report path.
+
+    ``report`` defaults to ``docs/benchmarks.md``; result tables that belong with the method documentation
+    (``docs/results/``) name their own file and the ``header`` a new one starts with.
+    """
     stamp = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     section = (
         f"<!-- begin {name} -->\n## {title}\n\n"
         f"Command: `{command}` — run {stamp} on {machine_description()}.\n\n"
         f"{body.strip()}\n<!-- end {name} -->\n"
     )
-    text = REPORT.read_text() if REPORT.exists() else HEADER
+    text = report.read_text() if report.exists() else header
     pattern = re.compile(rf"<!-- begin {re.escape(name)} -->.*?<!-- end {re.escape(name)} -->\n", re.S)
     text = (
         pattern.sub(lambda _: section, text) if pattern.search(text) else text.rstrip("\n") + "\n\n" + section
     )
-    REPORT.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.NamedTemporaryFile("w", dir=REPORT.parent, delete=False, suffix=".tmp") as handle:
+    report.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.NamedTemporaryFile("w", dir=report.parent, delete=False, suffix=".tmp") as handle:
         handle.write(text)
-    os.replace(handle.name, REPORT)
-    return REPORT
+    os.replace(handle.name, report)
+    return report

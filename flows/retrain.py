@@ -29,6 +29,7 @@ from collections.abc import Mapping
 
 from prefect import flow, get_run_logger
 
+from flows.runners import CellProcessTaskRunner
 from schemas.flow_params import RetrainParams
 from tasks.configuration import validate_params
 from tasks.flow_parameters import flat_parameters, flow_arguments, machine_environment
@@ -48,7 +49,12 @@ __all__ = ["RETRAIN_RETRIES", "retrain", "run_retrain"]
 RETRAIN_RETRIES = {"retries": 2, "retry_delay_seconds": 120}
 
 
-@flow(name="retrain", validate_parameters=True, **RETRAIN_RETRIES)
+@flow(  # each candidate's fit in a worker process: Ctrl-C stops it at once
+    name="retrain",
+    validate_parameters=True,
+    task_runner=CellProcessTaskRunner(1, warm_module="tasks.train"),
+    **RETRAIN_RETRIES,
+)
 @flat_parameters(RetrainParams, choices={"dataset": "business_datasets", "candidates": "methods"})
 def retrain(params: RetrainParams) -> dict:
     """Fit the candidates on a business dataset, log them, register the best and move ``champion`` if it wins.

@@ -33,18 +33,26 @@ class CellProcessTaskRunner(ThreadPoolTaskRunner):
     ----------
     max_workers : int
         Worker processes (fits at once) and task threads.
+    warm_module : str
+        Module the workers import as they start (the code of the fits).
+
+    Tasks submitted to the runner and tasks the flow calls directly (in the flow's thread) both find the
+    pool (``tasks.cell_pool.ACTIVE_POOL``).
     """
 
-    def __init__(self, max_workers: int = 2):
+    def __init__(self, max_workers: int = 2, warm_module: str = "tasks.cells"):
         super().__init__(max_workers=max_workers)
+        self.warm_module = warm_module
         self._pool: CellPool | None = None
+        self._token = None
 
     def duplicate(self) -> CellProcessTaskRunner:
-        return type(self)(max_workers=self._max_workers)
+        return type(self)(max_workers=self._max_workers, warm_module=self.warm_module)
 
     def __enter__(self) -> CellProcessTaskRunner:
         super().__enter__()
-        self._pool = CellPool(self._max_workers)
+        self._pool = CellPool(self._max_workers, warm_module=self.warm_module)
+        self._token = ACTIVE_POOL.set(self._pool)  # tasks the flow calls directly use the pool too
         return self
 
     def submit(self, task, parameters, wait_for=None, dependencies=None):
@@ -57,16 +65,23 @@ class CellProcessTaskRunner(ThreadPoolTaskRunner):
 
     def __exit__(self, exc_type: Any, exc_value: Any, traceback: Any) -> None:
         pool, self._pool = self._pool, None
+        token, self._token = self._token, None
+        if token is not None:
+            ACTIVE_POOL.reset(token)
         if pool is not None:  # kill first, so the threads waiting on fits return at once
             pool.close(kill=exc_type is not None)
         super().__exit__(exc_type, exc_value, traceback)
 
     def __eq__(self, value: object) -> bool:
-        return isinstance(value, CellProcessTaskRunner) and self._max_workers == value._max_workers
+        return (
+            isinstance(value, CellProcessTaskRunner)
+            and self._max_workers == value._max_workers
+            and self.warm_module == value.warm_module
+        )
 
     def __getstate__(self) -> dict[str, Any]:
         state = super().__getstate__()
-        state["_pool"] = None
+        state["_pool"] = state["_token"] = None
         return state
 
 

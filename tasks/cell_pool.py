@@ -168,8 +168,8 @@ class CellPool:
         return [pid for pid, process in list(processes.items()) if process.is_alive()]
 
     def close(self, *, kill: bool = False) -> None:
-        """End the pool: wait for nothing and kill the workers when ``kill`` (an interrupt), else let the
-        idle workers exit. Idempotent."""
+        """End the pool without waiting: the workers are terminated (idle ones, when the flow is done), or
+        killed at once with ``kill`` (an interrupt: busy ones too, whatever they run). Idempotent."""
         if self._closed.is_set():
             return
         self._closed.set()
@@ -177,9 +177,7 @@ class CellPool:
             _open_pools.discard(self)
         if kill:
             self._kill_workers()
-            self._executor.shutdown(wait=False, kill_workers=True)
-        else:
-            self._executor.shutdown(wait=True)
+        self._executor.shutdown(wait=False, kill_workers=True)
 
     def _kill_workers(self) -> None:
         for pid in self.worker_pids():

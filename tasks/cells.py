@@ -80,7 +80,9 @@ __all__ = [
 #: 2: Bayes minimum risk cells decide with the test rows' costs (before: the class-level training costs).
 #: 3: cells record ``tree_nodes``; the cell of repeat 0 / fold 0 keeps its test labels, scores and costs.
 #: 4: records carry ``format`` and ``checksum``; a user dataset's cost columns are part of the spec.
-CELL_FORMAT_VERSION = 4
+#: 5: boosting with a cost matrix derives costs from regrets (issue 8); AdaMEC and the calibrated variants
+#:    decide with the test rows' costs.
+CELL_FORMAT_VERSION = 5
 
 logger = logging.getLogger(__name__)
 

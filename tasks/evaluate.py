@@ -167,10 +167,14 @@ def decision_scores(model, features) -> np.ndarray:
     return np.asarray(model.predict_proba(features), dtype=float)[:, -1]
 
 
-def predict_uses_costs(model) -> bool:
-    """Whether ``model.predict`` takes the rows' costs as a ``cost_matrix`` argument (Bayes minimum risk)."""
+def predict_uses_costs(model, method: str = "predict") -> bool:
+    """Whether ``model.<method>`` takes the rows' costs as a ``cost_matrix`` argument.
+
+    True for Bayes minimum risk and for the boosting methods that decide by each row's own costs (AdaMEC,
+    AdaMEC-Cal, CGAda-Cal); ``method="staged_predict"`` asks the same of the staged predictions.
+    """
     try:
-        return "cost_matrix" in inspect.signature(model.predict).parameters
+        return "cost_matrix" in inspect.signature(getattr(model, method)).parameters
     except (AttributeError, TypeError, ValueError):
         return False
 
@@ -193,13 +197,19 @@ def evaluate_predictions(target, predicted, scores=None, cost_matrix=None) -> di
     return classification_report_dict(target, predicted, scores, cost_matrix, pos_label=1)
 
 
-def _stages(model, features):
-    """Yield (predicted labels, scores) after every boosting round."""
+def _stages(model, features, cost_matrix=None):
+    """Yield (predicted labels, scores) after every boosting round; the rows' costs reach
+    ``staged_predict`` when it decides by them."""
     classes = np.asarray(model.classes_)
     score_stages = (
         model.staged_decision_function(features) if hasattr(model, "staged_decision_function") else None
     )
-    label_stages = model.staged_predict(features) if hasattr(model, "staged_predict") else None
+    if not hasattr(model, "staged_predict"):
+        label_stages = None
+    elif cost_matrix is not None and predict_uses_costs(model, "staged_predict"):
+        label_stages = model.staged_predict(features, cost_matrix=cost_matrix)
+    else:
+        label_stages = model.staged_predict(features)
     if label_stages is None:
         for scores in score_stages:
             scores = np.asarray(scores, dtype=float)
@@ -227,7 +237,8 @@ def evaluate_staged(
     n_estimators : sequence of int
         Ensemble sizes T to score (AdaCC paper: 25, 50, 100, 200).
     cost_matrix : array of shape (n_samples, 4), optional
-        Enables cost and savings.
+        Enables cost and savings; models whose ``staged_predict`` takes the rows' costs (AdaMEC) decide
+        with them.
 
     Returns
     -------
@@ -240,7 +251,7 @@ def evaluate_staged(
     results: dict[int, dict] = {}
     last = None
     rounds = 0
-    for rounds, stage in enumerate(_stages(model, features), start=1):
+    for rounds, stage in enumerate(_stages(model, features, cost_matrix), start=1):
         last = stage
         if rounds in wanted:
             labels, scores = stage

@@ -86,15 +86,15 @@ def _with_choices(annotation, names: list[str]):
     return origin[replaced]
 
 
-def _parameter(name: str, model: type[BaseModel], description: str | None, names: list[str] | None):
+def _parameter(name: str, model: type[BaseModel], names: list[str] | None) -> inspect.Parameter:
+    """The keyword parameter of field ``name``: its annotation with constraints (and ``names`` as choices)."""
     field = model.model_fields[name]
     annotation = field.rebuild_annotation()
     if names is not None:
         annotation = _with_choices(annotation, names)
-    annotation = Annotated[
-        annotation, Field(description=description, json_schema_extra=field.json_schema_extra)
-    ]
-    default = field.get_default(call_default_factory=True)
+    if field.json_schema_extra:  # a pattern for Prefect's API, beside the model's own validator
+        annotation = Annotated[annotation, Field(json_schema_extra=field.json_schema_extra)]
+    default = inspect.Parameter.empty if field.is_required() else field.get_default(call_default_factory=True)
     return inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation)
 
 
@@ -132,23 +132,18 @@ def flat_parameters(
         descriptions = field_descriptions(model)
         names = [name for name in model.model_fields if name not in MACHINE_FIELDS]
         parameters = [
-            _parameter(
-                name,
-                model,
-                descriptions.get(name),
-                context[choices[name]] if name in choices else None,
-            )
-            for name in names
+            _parameter(name, model, context[choices[name]] if name in choices else None) for name in names
         ]
 
+        signature = inspect.Signature(parameters, return_annotation=inspect.signature(body).return_annotation)
+
         def flow_function(**values: Any) -> Result:
+            signature.bind(**values)  # a TypeError for anything else, such as a machine setting
             return body(validate_params(model, values))
 
         functools.update_wrapper(flow_function, body)
         del flow_function.__wrapped__  # Prefect and pydantic read the flat signature below, not the body's
-        flow_function.__signature__ = inspect.Signature(
-            parameters, return_annotation=inspect.signature(body).return_annotation
-        )
+        flow_function.__signature__ = signature
         flow_function.__annotations__ = {parameter.name: parameter.annotation for parameter in parameters}
         summary = inspect.cleandoc(body.__doc__ or "")
         flow_function.__doc__ = f"{summary}\n\n{_args_section(descriptions, names)}".strip()

@@ -18,6 +18,7 @@ When an example-dependent ``cost_matrix`` is given the class costs do not apply 
 from __future__ import annotations
 
 import time
+import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -26,6 +27,7 @@ from sklearn.base import clone
 from sklearn.model_selection import StratifiedKFold
 
 from algorithms import METHODS
+from algorithms.exceptions import CostMatrixIgnoredWarning
 from algorithms.metrics import f1
 
 __all__ = [
@@ -68,10 +70,17 @@ def has_class_costs(estimator) -> bool:
 
 def fit_estimator(estimator, features, target, cost_matrix=None, **fit_params):
     """Fit in place; ``cost_matrix`` (n, 4) ``[C_FP, C_FN, C_TP, C_TN]`` is passed only when given, and so
-    are other keyword arguments of ``fit`` (e.g. a tree's pruning ``validation`` set)."""
-    if cost_matrix is not None:
-        fit_params["cost_matrix"] = cost_matrix
-    return estimator.fit(features, target, **fit_params)
+    are other keyword arguments of ``fit`` (e.g. a tree's pruning ``validation`` set).
+
+    The flows pass a business dataset's costs to every method on purpose, so the
+    :class:`~algorithms.exceptions.CostMatrixIgnoredWarning` of the methods that do not use them (AdaBoost,
+    RareBoost, SMOTEBoost, WOTBoost) is silenced here; ``cslearn methods list`` says which methods use costs.
+    """
+    if cost_matrix is None:
+        return estimator.fit(features, target, **fit_params)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", CostMatrixIgnoredWarning)
+        return estimator.fit(features, target, cost_matrix=cost_matrix, **fit_params)
 
 
 def _candidate_f1(estimator, negative_cost, train_x, train_y, score_x, score_y):

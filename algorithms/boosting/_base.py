@@ -11,8 +11,13 @@ quantity                meaning
 ======================  ==================================================================================
 ``y``                   signed labels: +1 for the positive class, -1 for the negative class
 ``class_mass``          the caller's ``sample_weight`` (ones by default): how much a sample counts in rates
-``fixed_costs``         per-sample costs of the fit (``_fixed_costs``: class costs or ``cost_matrix``), or
-                        ``None``; a variant with several costs per sample keeps them as columns
+``fixed_costs``         per-sample costs of the fit (``_fixed_costs``: class costs or the class costs derived
+                        from ``cost_matrix``), or ``None``; a variant with several costs per sample keeps
+                        them as columns
+``cost_factors``        the multiplicative cost factor of one round: ``fixed_costs`` with class costs,
+                        ``fixed_costs ** (1/T)`` with a ``cost_matrix`` (``_rules.per_round_cost_factors``)
+``cost_mass``           ``class_mass`` times the row weights of a ``cost_matrix`` (``_row_weights``; ones
+                        without one): ``D^1`` is multiplied by it, and AdaCC counts samples by it in Eq. 5
 ``weights``             the distribution ``D^t`` the weak learner was trained on (sums to 1)
 ``output``              the weak learner's ``h_t(x_i)`` in [-1, 1] on the original samples
 ``cumulative_votes``    margin of the previous rounds' ensemble, ``sum_{j<t} v_j(h_j(x_i)) h_j(x_i)``
@@ -35,6 +40,10 @@ rule / hook                         default (discrete AdaBoost, AdaCC paper Eq. 
 ``_round_training_set_builder``     per fit: the original samples with ``D^t`` every round (M2 variants add
                                     synthetic samples, Cost-Sensitive AdaBoost rebalances or resamples)
 ``_fixed_costs``                    no per-sample costs (fixed-cost variants: class costs or ``cost_matrix``)
+``_row_weights``                    no row weights (variants that use ``cost_matrix``: each row's regret over
+                                    its class's mean regret, ``_rules.example_row_weights``)
+``_uses_cost_matrix``               ``False``: a ``cost_matrix`` given to ``fit`` is validated, ignored, and
+                                    :class:`~algorithms.exceptions.CostMatrixIgnoredWarning` is raised once
 ``_default_estimator``              ``None``: the fast presorted decision stump
 ==================================  =========================================================================
 """
@@ -42,10 +51,12 @@ rule / hook                         default (discrete AdaBoost, AdaCC paper Eq. 
 from __future__ import annotations
 
 import inspect
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from numbers import Integral, Real
+from typing import ClassVar
 
 import numpy as np
 from scipy.special import expit
@@ -57,6 +68,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from algorithms._validation import check_sample_weight, draw_seed, encode_binary_target
 from algorithms.boosting import _kernels, _rules
 from algorithms.boosting._stump import DecisionStump, PresortedStumpSearch
+from algorithms.exceptions import CostMatrixIgnoredWarning
 from algorithms.metrics import check_cost_matrix
 
 __all__ = ["BaseBoostingClassifier", "BoostingRules", "FixedCostBoostingClassifier"]
@@ -160,9 +172,11 @@ class _PresortedStumpFitter:
 class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
     """Binary boosting on one shared loop; variants bind rules and never override :meth:`fit`.
 
-    Subclasses must not override ``fit`` (nor the prediction methods): they return a :class:`BoostingRules`
-    from :meth:`_boosting_rules` and, where needed, override the narrow hooks :meth:`_fixed_costs`,
-    :meth:`_round_training_set_builder` and :meth:`_default_estimator`.
+    Subclasses must not override ``fit`` (nor the prediction methods, except that a variant deciding by each
+    row's own costs, AdaMEC, adds ``cost_matrix`` to ``predict`` and ``staged_predict``): they return a
+    :class:`BoostingRules` from :meth:`_boosting_rules` and, where needed, override the narrow hooks
+    :meth:`_fixed_costs`, :meth:`_row_weights`, :meth:`_round_training_set_builder` and
+    :meth:`_default_estimator`, and set ``_uses_cost_matrix = True`` when they use a ``cost_matrix``.
 
     Labels may be any two values. Internally the positive class (``pos_label``, by default the minority
     class) is +1 and the other -1. ``decision_function`` follows scikit-learn's convention (positive values
@@ -218,6 +232,9 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
         "pos_label": "no_validation",
     }
 
+    #: Whether ``fit`` uses a ``cost_matrix``; if not, one given is ignored with a CostMatrixIgnoredWarning.
+    _uses_cost_matrix: ClassVar[bool] = False
+
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         if "fit" in vars(cls):
@@ -239,6 +256,14 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
 
     def _fixed_costs(self, y: np.ndarray, cost_matrix: np.ndarray | None) -> np.ndarray | None:
         """Per-sample fixed costs ``C_i`` for this fit, or ``None`` for variants without fixed costs."""
+        return None
+
+    def _row_weights(self, y: np.ndarray, cost_matrix: np.ndarray | None) -> np.ndarray | None:
+        """Per-row weights that multiply ``D^1`` (and weigh AdaCC's rates), or ``None`` for none.
+
+        The default gives none; the variants that use a ``cost_matrix`` return each row's regret over its
+        class's mean regret (:func:`~algorithms.boosting._rules.example_row_weights`).
+        """
         return None
 
     def _round_training_set_builder(self, X, y01):
@@ -267,9 +292,12 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
         sample_weight : array-like of shape (n_samples,), default=None
             Non-negative weights; they multiply the initial distribution ``D^1`` and weight the class rates.
         cost_matrix : array-like of shape (n_samples, 4), default=None
-            Example-dependent costs, columns ``[C_FP, C_FN, C_TP, C_TN]``. Fixed-cost variants use
-            ``C_FN`` for positives and ``C_FP`` for negatives (normalised to max 1); variants whose costs are
-            derived (AdaBoost, AdaCC) validate and ignore it.
+            Example-dependent costs, columns ``[C_FP, C_FN, C_TP, C_TN]``. Variants that use it derive each
+            row's regret ``r_i`` (``C_FN - C_TP`` for positives, ``C_FP - C_TN`` for negatives): class costs
+            ``c(+-) = R+- / max(R+, R-)`` from the class mean regrets, and row weights ``r_i / R_{y_i}`` on
+            ``D^1`` (see each variant's docstring and ``docs/example-dependent-costs.md``). Variants that do
+            not use it (AdaBoost, RareBoost, the M2 methods) validate it, ignore it and raise a
+            :class:`~algorithms.exceptions.CostMatrixIgnoredWarning`.
 
         Returns
         -------
@@ -285,14 +313,32 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
         y_signed = np.where(y01 == 1, 1.0, -1.0)
         if cost_matrix is not None:
             cost_matrix = check_cost_matrix(cost_matrix, X.shape[0])
+            if not self._uses_cost_matrix:
+                warnings.warn(
+                    f"{type(self).__name__} does not use cost_matrix: it was validated and ignored, so the "
+                    "model is the one fit without it",
+                    CostMatrixIgnoredWarning,
+                    stacklevel=2,
+                )
+                cost_matrix = None
         rules = self._boosting_rules()
+        fixed_costs = self._fixed_costs(y_signed, cost_matrix)
+        row_weights = self._row_weights(y_signed, cost_matrix)
+        row_weights = np.ones_like(class_mass) if row_weights is None else row_weights
+        compounding = cost_matrix is not None and fixed_costs is not None and fixed_costs.ndim == 1
         fit_quantities = {
             "y": y_signed,
             "class_mass": class_mass,
-            "fixed_costs": self._fixed_costs(y_signed, cost_matrix),
+            "fixed_costs": fixed_costs,
+            "cost_factors": (
+                _rules.per_round_cost_factors(fixed_costs, self.n_estimators) if compounding else fixed_costs
+            ),
+            "cost_mass": class_mass * row_weights,
         }
 
-        weights, _ = _rules.normalise(_apply(rules.initial_weights, fit_quantities) * class_mass, y_signed)
+        weights, _ = _rules.normalise(
+            _apply(rules.initial_weights, fit_quantities) * fit_quantities["cost_mass"], y_signed
+        )
         if weights is None:
             raise ValueError("the initial weights (initial distribution times sample_weight) sum to zero")
         random_state = check_random_state(self.random_state)
@@ -357,11 +403,35 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
                 "learner could be kept: under this method's alpha rule (see its docstring) the first learner "
                 "does not improve on chance for these data and costs"
             )
+        self._refuse_one_class_ensemble(cumulative_votes)
         self.trace_ = {key: np.asarray(values, dtype=float) for key, values in trace.items()}
         self.estimator_weights_ = self.trace_["alpha"].copy()
         self.estimator_errors_ = self.trace_["weighted_error"].copy()
         self.vote_weights_ = np.asarray(vote_weights, dtype=float).reshape(-1, 2)
         return self
+
+    def _refuse_one_class_ensemble(self, training_margin):
+        """Raise when boosting stopped early and the kept learners vote one class for every training sample.
+
+        A rule that stops early (a learner discarded for a non-positive alpha, degenerate weights, a variant's
+        own stop) can leave a few learners that all favour the majority class; returning that model would
+        silently predict one class. ``training_margin`` is the kept ensemble's vote on the training samples.
+        A fit that ran all ``n_estimators`` rounds is returned as it is: its rules had every chance.
+        """
+        if self.stop_reason_ == "n_estimators":
+            return
+        predicts_positive = training_margin > 0
+        if predicts_positive.any() and not predicts_positive.all():
+            return
+        negative_label = self.classes_[self.classes_ != self.pos_label_][0]
+        label = self.pos_label_ if predicts_positive.all() else negative_label
+        raise ValueError(
+            f"{type(self).__name__} stopped after {len(self.estimators_)} of {self.n_estimators} rounds "
+            f"(stop reason: {self.stop_reason_}), and the learners it kept predict class {label!r} for "
+            "every training sample, so the model would predict one class only. Its rule (see its docstring) "
+            "found no further learner that improves on chance for these data and costs; change the costs or "
+            "the weak learner, or use another method"
+        )
 
     def _weak_learner_fitter(self, X):
         """Strategy that fits one weak learner per round: ``(X, y01, weights, seed) -> fitted learner``.
@@ -378,14 +448,19 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
         return _ClonedEstimatorFitter(template)
 
     # -------------------------------------------------------------------------------------------- prediction
-    def _staged_margins(self, X):
-        """Yield, after every round, the positive-class margin ``F_t(x)`` and the sum of vote magnitudes."""
+    def _staged_margins(self, X, vote_weights=None):
+        """Yield, after every round, the positive-class margin ``F_t(x)`` and the sum of vote magnitudes.
+
+        ``vote_weights`` (n_rounds, 2) replaces the fitted ``vote_weights_`` (AdaMEC's per-row decision reads
+        the plain ``(alpha_t, alpha_t)`` votes).
+        """
         check_is_fitted(self)
         X = validate_data(self, X, dtype=np.float64, reset=False)
         weak_output = self._boosting_rules().weak_output
         margin = np.zeros(X.shape[0])
         scale = 0.0
-        for learner, votes in zip(self.estimators_, self.vote_weights_, strict=True):
+        vote_weights = self.vote_weights_ if vote_weights is None else vote_weights
+        for learner, votes in zip(self.estimators_, vote_weights, strict=True):
             margin = margin + _rules.weighted_votes(weak_output(learner, X), votes)
             scale += float(np.max(np.abs(votes)))
             yield margin, scale
@@ -468,9 +543,9 @@ BOOSTING_PARAMETERS_DOC = """
 #: Parameters and attributes shared by the docstrings of the fixed-cost estimators.
 FIXED_COST_PARAMETERS_DOC = (
     BOOSTING_PARAMETERS_DOC
-    + """    positive_cost : float, default=1.0 (AdaCost: 0.1)
+    + """    positive_cost : float, default=1.0
         ``C+``, the cost of misclassifying a positive (a false negative).
-    negative_cost : float, default=1.0 (AdaCost: 0.1)
+    negative_cost : float, default=1.0
         ``C-``, the cost of misclassifying a negative (a false positive). The AdaCC paper fixes ``C+ = 1`` and
         selects ``C-`` in {0.1, ..., 1.0} by F1 (Section 5.2).
 
@@ -483,8 +558,11 @@ trace_, stop_reason_
     Notes
     -----
     Per-sample costs: ``C_i = C+`` for positives and ``C-`` for negatives, used as given. With
-    ``fit(..., cost_matrix=M)`` they are ``C_FN,i`` for positives and ``C_FP,i`` for negatives, normalised so
-    the largest is 1 (spec section 3), and the class costs are ignored.
+    ``fit(..., cost_matrix=M)`` the class costs are ignored; each row's regret ``r_i`` (``C_FN - C_TP`` for a
+    positive, ``C_FP - C_TN`` for a negative, clipped at 0) gives the class costs ``C_i = c(y_i)``,
+    ``c(+-) = R+- / max(R+, R-)`` with ``R+-`` the class mean regret (``C+ / C-`` exactly when the matrix is
+    constant per class), and row weights ``w_i = r_i / R_{y_i}`` that multiply ``D^1`` (a row without regret
+    starts, and stays, at weight 0).
 """
 )
 
@@ -493,10 +571,11 @@ class FixedCostBoostingClassifier(BaseBoostingClassifier):
     """Base of the fixed-cost variants (AdaCC Table 3): per-sample costs from class costs or ``cost_matrix``.
 
     Without ``cost_matrix`` the per-sample cost is ``C_i = positive_cost`` (C+, the cost of missing a
-    positive) for positives and ``negative_cost`` (C-) for negatives. With ``cost_matrix``,
-    ``C_i = C_FN,i`` for positives and ``C_FP,i`` for negatives, normalised to max 1 (spec section 3;
-    :func:`~algorithms.boosting._rules.derive_fixed_costs`). The costs reach the rules as the quantity
-    ``fixed_costs``; :func:`~algorithms.boosting._rules.fixed_round_costs` and
+    positive) for positives and ``negative_cost`` (C-) for negatives. With ``cost_matrix``, ``C_i`` is the
+    class cost ``c(y_i) = R_{y_i} / max(R+, R-)`` from the class mean regrets
+    (:func:`~algorithms.boosting._rules.example_costs_from_matrix`) and each row's regret over its class mean
+    weights ``D^1`` (:meth:`_row_weights`). The costs reach the rules as the quantity ``fixed_costs``;
+    :func:`~algorithms.boosting._rules.fixed_round_costs` and
     :func:`~algorithms.boosting._rules.cost_proportional_initial_weights` are the usual bindings.
 
     Parameters
@@ -529,5 +608,10 @@ class FixedCostBoostingClassifier(BaseBoostingClassifier):
         self.positive_cost = positive_cost
         self.negative_cost = negative_cost
 
+    _uses_cost_matrix = True
+
     def _fixed_costs(self, y, cost_matrix):
         return _rules.derive_fixed_costs(y, self.positive_cost, self.negative_cost, cost_matrix)
+
+    def _row_weights(self, y, cost_matrix):
+        return None if cost_matrix is None else _rules.example_row_weights(y, cost_matrix)

@@ -42,20 +42,70 @@ def costs_by_class(y, positive_cost, negative_cost):
     return np.where(y > 0, float(positive_cost), float(negative_cost))
 
 
-def example_costs_from_matrix(y, cost_matrix):
-    """Per-sample misclassification costs from an example-dependent cost matrix (spec section 3).
+def regrets_from_matrix(y, cost_matrix):
+    """Per-sample regret of an error: ``r_i = C_FN,i - C_TP,i`` (positives), ``C_FP,i - C_TN,i`` (negatives).
 
-    ``C_i = C_FN,i`` for positives and ``C_FP,i`` for negatives (columns ``[C_FP, C_FN, C_TP, C_TN]``),
-    normalised so the largest cost is 1. Raises ``ValueError`` when every relevant cost is zero.
+    Columns ``[C_FP, C_FN, C_TP, C_TN]``. The regret is what misclassifying the sample costs *more* than
+    classifying it right (Elkan 2001: only these differences change a decision), clipped at 0 so a row whose
+    error is no dearer than its correct decision simply has no regret.
     """
-    costs = np.where(y > 0, cost_matrix[:, 1], cost_matrix[:, 0]).astype(float)
-    largest = costs.max(initial=0.0)
-    if largest <= 0:
+    regrets = np.where(y > 0, cost_matrix[:, 1] - cost_matrix[:, 2], cost_matrix[:, 0] - cost_matrix[:, 3])
+    return np.maximum(regrets.astype(float), 0.0)
+
+
+def class_mean_regrets(y, cost_matrix):
+    """``(R+, R-)``, the mean regret (:func:`regrets_from_matrix`) of the positives and of the negatives.
+
+    Raises ``ValueError`` when every row has zero regret (no decision costs anything).
+    """
+    means = class_means(regrets_from_matrix(y, cost_matrix), y)
+    if max(means) <= 0:
         raise ValueError(
-            "cost_matrix gives every sample a zero misclassification cost (C_FN for positives, C_FP for "
-            "negatives); at least one must be positive"
+            "cost_matrix gives every sample a zero regret (C_FN - C_TP for positives, C_FP - C_TN for "
+            "negatives): no error costs more than the correct decision, so there is nothing to learn"
         )
-    return costs / largest
+    return means
+
+
+def example_costs_from_matrix(y, cost_matrix):
+    """The class costs ``C_i = c(y_i)`` the fixed-cost rules use with an example-dependent cost matrix.
+
+    ``c(+) = R+ / max(R+, R-)`` and ``c(-) = R- / max(R+, R-)`` where ``R+-`` is the class's mean regret
+    (:func:`class_mean_regrets`). When the matrix is constant per class this is ``C+ / C-`` of the class-cost
+    case scaled to max 1 (with ``C_TP = C_TN = 0``: ``C+ = C_FN``, ``C- = C_FP``). The spread *within* a class
+    goes to the initial distribution instead (:func:`example_row_weights`), so no rule multiplies by a
+    heavy-tailed per-row cost round after round (issue 8: with ``C_FN / max C_FN`` almost every cost was near
+    0 and the compounding rules collapsed to one class).
+    """
+    regret_positive, regret_negative = class_mean_regrets(y, cost_matrix)
+    largest = max(regret_positive, regret_negative)
+    return costs_by_class(y, regret_positive / largest, regret_negative / largest)
+
+
+def example_row_weights(y, cost_matrix):
+    """Row weights ``w_i = r_i / R_{y_i}``: each row's regret over its class's mean regret (mean 1 per class).
+
+    They multiply the initial distribution ``D^1`` (the base class's ``_row_weights`` hook), like a
+    ``sample_weight``: a row that costs twice its class's average to get wrong starts with twice the weight, a
+    row without regret with none. A class whose rows all have zero regret gets weight 0.
+    """
+    regrets = regrets_from_matrix(y, cost_matrix)
+    regret_positive, regret_negative = class_mean_regrets(y, cost_matrix)
+    mean = np.where(y > 0, regret_positive, regret_negative)
+    return np.divide(regrets, mean, out=np.zeros_like(regrets), where=mean > 0)
+
+
+def per_round_cost_factors(fixed_costs, rounds):
+    """``C_i^(1/T)``: the multiplicative cost factor of one round when ``C_i`` would compound over ``T``.
+
+    AdaC2, AdaC3, CSB1 and CSB2 multiply ``D^t(i)`` by ``C_i`` every round (AdaCC Table 3), so after ``t``
+    rounds a class of cost ``c`` has lost a factor ``c^t`` against a class of cost 1; with the example-cost
+    class costs of :func:`example_costs_from_matrix` (e.g. ``c(-) = 0.2``) the negatives vanish within a few
+    rounds and the ensemble predicts every row positive (issue 8). With a ``cost_matrix`` these methods
+    multiply by ``C_i^(1/T)`` instead, so ``T`` rounds compound to ``C_i`` once: a documented deviation;
+    with class costs they follow Table 3.
+    """
+    return np.power(fixed_costs, 1.0 / rounds)
 
 
 def derive_fixed_costs(y, positive_cost, negative_cost, cost_matrix=None):
@@ -67,6 +117,20 @@ def derive_fixed_costs(y, positive_cost, negative_cost, cost_matrix=None):
     if cost_matrix is not None:
         return example_costs_from_matrix(y, cost_matrix)
     return costs_by_class(y, positive_cost, negative_cost)
+
+
+def row_decision_thresholds(cost_matrix):
+    """Per-row minimum-expected-cost threshold ``t_i = r-_i / (r+_i + r-_i)`` on ``p(+|x_i)`` (Elkan 2001).
+
+    ``r+ = C_FN - C_TP`` and ``r- = C_FP - C_TN`` (clipped at 0): predicting positive is cheaper in
+    expectation iff ``r+ p > r- (1 - p)``. It equals the Bayes minimum risk threshold
+    ``(C_FP - C_TN) / (C_FN - C_TN - C_TP + C_FP)`` (CSDT Section 2.3) for reasonable costs; a row without any
+    regret gets ``+inf`` (never positive).
+    """
+    regret_positive = np.maximum(cost_matrix[:, 1] - cost_matrix[:, 2], 0.0)
+    regret_negative = np.maximum(cost_matrix[:, 0] - cost_matrix[:, 3], 0.0)
+    total = regret_positive + regret_negative
+    return np.divide(regret_negative, total, out=np.full(total.shape, np.inf), where=total > 0)
 
 
 def uniform_initial_weights(y):
@@ -176,6 +240,15 @@ def cost_in_exponent_update(weights, y, output, alpha, costs):
 def cost_outside_exponent_update(weights, y, output, alpha, costs):
     """AdaCC2's (and AdaC2's) update ``D^t(i) C_i exp(-alpha_t y_i h_t(x_i))``, unnormalised (Eq. 14)."""
     return weights * costs * np.exp(-alpha * y * output)
+
+
+def cost_factor_outside_exponent_update(weights, y, output, alpha, cost_factors):
+    """AdaC2's and CSB2's update ``D^t(i) C_i exp(-alpha_t y_i h_t(x_i))`` (AdaCC Table 3), unnormalised.
+
+    ``cost_factors`` is ``C_i`` with class costs and ``C_i^(1/T)`` with a ``cost_matrix``
+    (:func:`per_round_cost_factors`).
+    """
+    return weights * cost_factors * np.exp(-alpha * y * output)
 
 
 def normalise(weights, y):

@@ -18,8 +18,9 @@ class AdaBoost(BaseBoostingClassifier):
     (kept with a large finite alpha) or before one with error >= 1/2 (discarded).
 
     The learner weights are half of scikit-learn's SAMME weights ``ln((1 - e) / e)``; the normalised
-    distributions and the normalised score :meth:`decision_function` are the same. ``cost_matrix`` is
-    accepted (and validated) but unused: AdaBoost is cost-blind.
+    distributions and the normalised score :meth:`decision_function` are the same. AdaBoost is cost-blind:
+    a ``cost_matrix`` is validated, ignored, and announced by a
+    :class:`~algorithms.exceptions.CostMatrixIgnoredWarning`.
 """
         + BOOSTING_PARAMETERS_DOC
         + """

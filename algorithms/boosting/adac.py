@@ -8,10 +8,10 @@ from algorithms.boosting import _kernels
 from algorithms.boosting._base import FIXED_COST_PARAMETERS_DOC, BoostingRules, FixedCostBoostingClassifier
 from algorithms.boosting._rules import (
     ERROR_FLOOR,
+    cost_factor_outside_exponent_update,
     cost_in_exponent_alpha,
     cost_in_exponent_update,
     cost_outside_exponent_alpha,
-    cost_outside_exponent_update,
     cost_proportional_initial_weights,
     fixed_round_costs,
 )
@@ -44,9 +44,13 @@ def adac3_alpha(weights, y, output, costs):
     return 0.5 * float(np.log((cost_mass + margin) / max(cost_mass - margin, 2.0 * ERROR_FLOOR * cost_mass)))
 
 
-def adac3_update(weights, y, output, alpha, costs):
-    """AdaC3's update ``D^t(i) C_i exp(-C_i alpha_t y_i h_t(x_i))`` before normalisation (AdaCC Table 3)."""
-    return weights * costs * np.exp(-costs * alpha * y * output)
+def adac3_update(weights, y, output, alpha, costs, cost_factors):
+    """AdaC3's update ``D^t(i) C_i exp(-C_i alpha_t y_i h_t(x_i))`` before normalisation (AdaCC Table 3).
+
+    The factor outside the exponent is ``cost_factors``: ``C_i`` with class costs, ``C_i^(1/T)`` with a
+    ``cost_matrix`` (:func:`~algorithms.boosting._rules.per_round_cost_factors`).
+    """
+    return weights * cost_factors * np.exp(-costs * alpha * y * output)
 
 
 _COST_PROPORTIONAL = {"initial_weights": cost_proportional_initial_weights, "round_costs": fixed_round_costs}
@@ -57,7 +61,7 @@ ADAC1_RULES = BoostingRules(
 )
 #: AdaC2: costs outside the exponent (the alpha and update of AdaCC2's Eq. 18 and 14).
 ADAC2_RULES = BoostingRules(
-    **_COST_PROPORTIONAL, alpha=cost_outside_exponent_alpha, update=cost_outside_exponent_update
+    **_COST_PROPORTIONAL, alpha=cost_outside_exponent_alpha, update=cost_factor_outside_exponent_update
 )
 #: AdaC3: costs inside and outside the exponent.
 ADAC3_RULES = BoostingRules(**_COST_PROPORTIONAL, alpha=adac3_alpha, update=adac3_update)
@@ -65,6 +69,14 @@ ADAC3_RULES = BoostingRules(**_COST_PROPORTIONAL, alpha=adac3_alpha, update=adac
 _SHARED = """
     All three start from ``D^1(i) = C_i / sum_j C_j`` (Table 3), decide ``H(x) = sign(sum_t alpha_t h_t(x))``
     and stop (discarding the learner) when ``alpha_t <= 0``. With ``C+ = C- = 1`` each is AdaBoost exactly.
+"""
+
+_COMPOUNDING = """
+    With a ``cost_matrix`` the factor ``C_i`` *outside* the exponent of the update is ``C_i^(1/T)`` (``T`` =
+    ``n_estimators``), so ``T`` rounds compound to ``C_i`` once instead of ``C_i^T``: a deliberate deviation
+    from Table 3 (with class costs the update is Table 3's), because with the class costs derived from a
+    cost matrix (e.g. ``c(-) = 0.2`` on bank marketing) the compounded factor starved one class within a few
+    rounds and the model predicted every row positive (issue 8).
 """
 
 
@@ -93,6 +105,7 @@ class AdaC2(FixedCostBoostingClassifier):
     ``D^{t+1}(i) = D^t(i) C_i exp(-alpha_t y_i h_t(x_i)) / Z_t``. Scaling both costs changes nothing.
 """
         + _SHARED
+        + _COMPOUNDING
         + FIXED_COST_PARAMETERS_DOC
     )
 
@@ -110,6 +123,7 @@ class AdaC3(FixedCostBoostingClassifier):
     model depend on their scale.
 """
         + _SHARED
+        + _COMPOUNDING
         + FIXED_COST_PARAMETERS_DOC
     )
 

@@ -40,6 +40,7 @@ from algorithms.boosting._rules import (
     cost_outside_exponent_update,
     costs_by_class,
     error_rates,
+    example_row_weights,
     misclassified,
 )
 
@@ -81,10 +82,14 @@ def class_costs_as_published(false_negative_rate, false_positive_rate):
     return 1.0, 1.0 + false_positive_rate
 
 
-def published_costs(y, output, cumulative_votes, class_mass, weighted_error, *, cumulative):
-    """Round costs of the published code: ``c+``, ``c-`` from the rates of ``H_{1:t}`` with its alpha."""
+def published_costs(y, output, cumulative_votes, cost_mass, weighted_error, *, cumulative):
+    """Round costs of the published code: ``c+``, ``c-`` from the rates of ``H_{1:t}`` with its alpha.
+
+    The rates count each sample with ``cost_mass`` (``sample_weight`` times the row weights of a
+    ``cost_matrix``, ones without one).
+    """
     rates = ensemble_error_rates(
-        y, output, cumulative_votes, class_mass, log_odds_alpha(weighted_error), cumulative
+        y, output, cumulative_votes, cost_mass, log_odds_alpha(weighted_error), cumulative
     )
     positive_cost, negative_cost = class_costs_as_published(*rates)
     return RoundCosts(costs_by_class(y, positive_cost, negative_cost), positive_cost, negative_cost)
@@ -121,10 +126,13 @@ def cumulative_costs_as_printed(y, output, false_negative_rate, false_positive_r
     return costs
 
 
-def printed_costs(y, output, cumulative_votes, class_mass, weighted_error, *, cumulative):
-    """Round costs of Eq. 6, ``H_{1:t}`` built with the provisional ``alpha0 = 1/2 ln((1 - e) / e)``."""
+def printed_costs(y, output, cumulative_votes, cost_mass, weighted_error, *, cumulative):
+    """Round costs of Eq. 6, ``H_{1:t}`` built with the provisional ``alpha0 = 1/2 ln((1 - e) / e)``.
+
+    The rates count each sample with ``cost_mass`` (as in :func:`published_costs`).
+    """
     alpha0 = adaboost_alpha(weighted_error)
-    fnr, fpr = ensemble_error_rates(y, output, cumulative_votes, class_mass, alpha0, cumulative)
+    fnr, fpr = ensemble_error_rates(y, output, cumulative_votes, cost_mass, alpha0, cumulative)
     per_sample = cumulative_costs_as_printed(y, output, fnr, fpr)
     return RoundCosts(per_sample, 1.0 + fnr if fnr > fpr else 1.0, 1.0 + fpr if fpr > fnr else 1.0)
 
@@ -175,8 +183,13 @@ class _CumulativeCostBoosting(BaseBoostingClassifier):
         super().__init__(estimator, n_estimators=n_estimators, random_state=random_state, pos_label=pos_label)
         self.formulation = formulation
 
+    _uses_cost_matrix = True
+
     def _boosting_rules(self) -> BoostingRules:
         return ADACC_RULES[(self.formulation, self._cost_placement, self._cumulative)]
+
+    def _row_weights(self, y, cost_matrix):
+        return None if cost_matrix is None else example_row_weights(y, cost_matrix)
 
 
 _PARAMETERS_DOC = (
@@ -194,10 +207,18 @@ trace_, final_distribution_, stop_reason_
 
     Notes
     -----
-    AdaCC is parameter-free: its costs are derived from the partial ensemble's error rates each round, so it
-    ignores class costs and ``cost_matrix`` (accepted and validated, but unused). The error rates of Eq. 5 are
-    weighted by ``sample_weight`` (frequency weights); with unit weights they are the paper's counts
-    ``/ |D+|`` and ``/ |D-|``. A zero ensemble vote counts as a negative prediction.
+    AdaCC is parameter-free: its costs are derived from the partial ensemble's error rates each round, and it
+    takes no class costs. The error rates of Eq. 5 are weighted by ``sample_weight`` (frequency weights); with
+    unit weights they are the paper's counts ``/ |D+|`` and ``/ |D-|``. A zero ensemble vote counts as a
+    negative prediction.
+
+    Example-dependent costs ("cost mass", an extension beyond the paper): with ``fit(..., cost_matrix=M)``
+    each row's regret ``r_i`` (``C_FN - C_TP`` for a positive, ``C_FP - C_TN`` for a negative, clipped at
+    0) over its class's mean regret, ``w_i = r_i / R_{y_i}``, (a) multiplies ``D^1`` and (b) weighs every
+    sample in the cumulative rates of Eq. 5: ``FNR_{1:t} = sum_{i in D+, H_{1:t} wrong} w_i / sum_{i in D+}
+    w_i`` (same for FPR), so a round's costs ``c+-`` grow with the *regret* the partial ensemble loses rather
+    than with the number of rows it gets wrong. With a matrix that is constant per class ``w = 1`` and the
+    model is the one fit without it.
 """
 )
 

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import numpy as np
+from scipy.special import expit
+
 from algorithms.boosting._base import FIXED_COST_PARAMETERS_DOC, BoostingRules, FixedCostBoostingClassifier
-from algorithms.boosting._rules import class_means, fixed_round_costs
+from algorithms.boosting._rules import class_means, fixed_round_costs, row_decision_thresholds
+from algorithms.metrics import check_cost_matrix
 
 __all__ = ["ADAMEC_RULES", "AdaMEC", "cost_weighted_vote"]
 
@@ -13,8 +17,8 @@ def cost_weighted_vote(alpha, y, fixed_costs):
 
     With them the ensemble decides ``sign(sum_{y in {+1,-1}} c(y) sum_{t: h_t(x) = y} alpha_t h_t(x))``:
     positive exactly when ``sum_{t: h_t = +1} alpha_t / sum_t alpha_t > c(-) / (c(+) + c(-))``. ``c(+)`` and
-    ``c(-)`` are the class means of the per-sample costs (the class costs themselves unless a ``cost_matrix``
-    gave costs per sample, since a new sample's own costs are unknown when it is classified).
+    ``c(-)`` are the class means of the per-sample costs: the class costs, or with a ``cost_matrix`` the
+    class costs derived from the class mean regrets.
     """
     positive_cost, negative_cost = class_means(fixed_costs, y)
     return float(positive_cost * alpha), float(negative_cost * alpha)
@@ -39,11 +43,56 @@ class AdaMEC(FixedCostBoostingClassifier):
     The calibrated variant is :class:`~algorithms.boosting.calibrated.AdaMECCalibrated`.
 """
         + FIXED_COST_PARAMETERS_DOC
-        + """    With a ``cost_matrix`` the vote uses ``c(+)`` and ``c(-)`` = the class means of the
-    normalised
-    per-sample costs, since a new sample's own costs are unknown when it is classified.
+        + """
+    AdaMEC's training never uses costs (that is the method), so with a ``cost_matrix`` the rows keep the
+    uniform ``D^1`` (no row weights); only ``c(+-)`` of the vote come from the matrix (the class mean regrets
+    scaled to max 1). Each row's own costs decide when they are known: ``predict(X, cost_matrix=M)`` (and
+    :meth:`staged_predict`) labels row ``i`` positive iff ``p(+|x_i) > t_i = r-_i / (r+_i + r-_i)`` with
+    its regrets ``r+ = C_FN - C_TP`` and ``r- = C_FP - C_TN``, the minimum-expected-cost rule of the Bayes
+    minimum risk estimators (CSDT Section 2.3), on AdaBoost's probability estimate
+    ``p(+|x) = 1 / (1 + exp(-2 F(x)))``, ``F(x) = sum_t alpha_t h_t(x)`` (Friedman et al. 2000: AdaBoost's
+    exponential loss is minimised by half the log-odds). Table 3's rule compares the vote share
+    ``sum_{t: h_t = +1} alpha_t / sum_t alpha_t`` instead, which is not a probability: with card-fraud
+    thresholds ``t_i = C_a / Amt_i`` near 0 it put 44 % of the test rows above their threshold.
+    Measured 2026-12-02 (stratified 50/50, seed 0, 100 stumps; card fraud and credit scoring subsampled to all
+    positives + 40,000 negatives, as in ``benchmarks/bench_example_costs.py``), test savings with the vote
+    share / with the logistic link: card fraud -2.04 / 0.79, bank marketing 0.41 / 0.65, credit scoring
+    0.03 / 0.51 (and 0.00 or below with the class-level vote, which labelled every row positive). The
+    calibrated variant learns the probability instead of assuming the link.
 """
     )
 
     def _boosting_rules(self) -> BoostingRules:
         return ADAMEC_RULES
+
+    def _row_weights(self, y, cost_matrix):
+        return None
+
+    def _staged_row_decisions(self, X, cost_matrix):
+        """Yield, after every round, ``p(+|x_i) - t_i`` for the rows' own thresholds (oriented)."""
+        plain_votes = np.repeat(self.estimator_weights_[:, None], 2, axis=1)
+        thresholds = None
+        for margin, _ in self._staged_margins(X, plain_votes):
+            if thresholds is None:
+                thresholds = row_decision_thresholds(check_cost_matrix(cost_matrix, margin.shape[0]))
+            yield self._oriented(expit(2.0 * margin) - thresholds)
+
+    def staged_predict(self, X, cost_matrix=None):
+        """Yield :meth:`predict` of the partial ensemble after every round (with the rows' costs if given)."""
+        if cost_matrix is None:
+            yield from super().staged_predict(X)
+            return
+        for decision in self._staged_row_decisions(X, cost_matrix):
+            yield self._label_of(decision)
+
+    def predict(self, X, cost_matrix=None):
+        """Table 3's cost-weighted vote, or with ``cost_matrix`` each row's minimum-expected-cost label.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        cost_matrix : array-like of shape (n_samples, 4), default=None
+            The rows' own costs ``[C_FP, C_FN, C_TP, C_TN]``; ``None`` applies the class costs of the fit.
+        """
+        *_, last = self.staged_predict(X, cost_matrix)
+        return last

@@ -26,7 +26,7 @@ from sklearn.utils._param_validation import HasMethods, Interval
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from algorithms._validation import check_sample_weight, draw_seed, encode_binary_target
-from algorithms.boosting._rules import derive_fixed_costs
+from algorithms.boosting._rules import derive_fixed_costs, row_decision_thresholds
 from algorithms.boosting.adaboost import AdaBoost
 from algorithms.boosting.cgada import CGAda
 from algorithms.metrics import check_cost_matrix
@@ -101,9 +101,10 @@ class _CalibratedCostBoosting(ClassifierMixin, BaseEstimator):
         sample_weight : array-like of shape (n_samples,), default=None
             Passed to the ensemble and to the sigmoid fit.
         cost_matrix : array-like of shape (n_samples, 4), default=None
-            Example-dependent costs ``[C_FP, C_FN, C_TP, C_TN]``. They replace the class costs: ``C_FN`` of
-            the positives and ``C_FP`` of the negatives (normalised to max 1) go to the ensemble where it
-            uses costs (CGAda's ``D^1``), and their class means set the threshold.
+            Example-dependent costs ``[C_FP, C_FN, C_TP, C_TN]``. They replace the class costs: the
+            ensemble gets them where it uses costs (CGAda: class costs from the class mean regrets, row
+            weights from each row's regret, both on ``D^1``; AdaBoost ignores them), and the class mean
+            regrets set the threshold used when ``predict`` is given no costs.
 
         Returns
         -------
@@ -127,7 +128,9 @@ class _CalibratedCostBoosting(ClassifierMixin, BaseEstimator):
         costs = derive_fixed_costs(
             np.where(y01 == 1, 1.0, -1.0), self.positive_cost, self.negative_cost, cost_matrix
         )
-        fit_params = {} if cost_matrix is None else {"cost_matrix": cost_matrix}
+        fit_params = (
+            {} if cost_matrix is None or not self._ensemble_uses_costs else {"cost_matrix": cost_matrix}
+        )
         self.class_costs_ = np.array([costs[y01 == 1].mean(), costs[y01 == 0].mean()])
         self.decision_threshold_ = minimum_expected_cost_threshold(*self.class_costs_)
 
@@ -171,9 +174,24 @@ class _CalibratedCostBoosting(ClassifierMixin, BaseEstimator):
         margin = self._positive_probability(X) - self.decision_threshold_
         return margin if self.pos_label_ == self.classes_[1] else -margin
 
-    def predict(self, X):
-        """The minimum-expected-cost label: positive when the calibrated ``p(+|x) > C- / (C+ + C-)``."""
-        decision = self.decision_function(X)
+    def predict(self, X, cost_matrix=None):
+        """The minimum-expected-cost label: positive when the calibrated ``p(+|x)`` exceeds the threshold.
+
+        Parameters
+        ----------
+        X : array-like of shape (n_samples, n_features)
+        cost_matrix : array-like of shape (n_samples, 4), default=None
+            The rows' own costs ``[C_FP, C_FN, C_TP, C_TN]``: row ``i`` is positive iff
+            ``p(+|x_i) > r-_i / (r+_i + r-_i)`` with its regrets ``r+ = C_FN - C_TP``, ``r- = C_FP - C_TN``
+            (the Bayes minimum risk rule, CSDT Section 2.3). ``None``: ``C- / (C+ + C-)`` of the fit.
+        """
+        positive = self._positive_probability(X)
+        if cost_matrix is None:
+            thresholds = self.decision_threshold_
+        else:
+            thresholds = row_decision_thresholds(check_cost_matrix(cost_matrix, positive.shape[0]))
+        decision = positive - thresholds
+        decision = decision if self.pos_label_ == self.classes_[1] else -decision
         return self.classes_[(decision > 0).astype(int)]
 
 
@@ -202,7 +220,8 @@ _PARAMETERS_DOC = """
     ensemble_ : classifier
         The ensemble trained on all the training data, whose score the sigmoid maps.
     class_costs_ : ndarray of shape (2,)
-        ``(C+, C-)`` used by the decision (class means of the normalised costs with a ``cost_matrix``).
+        ``(C+, C-)`` used by the decision without the rows' costs (with a ``cost_matrix`` at fit: the class
+        mean regrets scaled to max 1).
     decision_threshold_ : float
         ``C- / (C+ + C-)``.
     classes_, pos_label_, n_features_in_

@@ -24,6 +24,8 @@ from algorithms.boosting._rules import (
     class_means,
     cost_in_exponent_update,
     error_rates,
+    example_costs_from_matrix,
+    example_row_weights,
     misclassified,
 )
 
@@ -192,12 +194,19 @@ trace_, stop_reason_
     0.768 vs 50 rounds, 0.651 (there the early stop helps).
 
     The paper gives no default costs; ``c10 = c01 = 1`` and ``c11 = c00 = 0`` (correct decisions cost nothing,
-    so they keep their weight) are this implementation's choice. With ``fit(..., cost_matrix=M)`` (columns
-    ``[C_FP, C_FN, C_TP, C_TN]``) the four costs become per-sample: ``c10 = C_FN,i``, ``c01 = C_FP,i``,
-    ``c11 = C_TP,i``, ``c00 = C_TN,i``, all divided by the largest misclassification cost (``C_FN`` of a
-    positive
-    or ``C_FP`` of a negative) so it is 1; the conditions ``c10 > c00`` and ``c01 > c11`` are then checked on
-    every row, and the class costs are ignored.
+    so they keep their weight) are this implementation's choice.
+
+    Example-dependent costs: Algorithm 2's conditions ``c10 > c00`` and ``c01 > c11`` are read on
+    **regrets**. Only cost differences change a decision (Elkan 2001), so with ``fit(..., cost_matrix=M)``
+    (columns ``[C_FP, C_FN, C_TP, C_TN]``) the cost of a correct decision is subtracted from the cost of the
+    error on the same row: a positive's regret is ``r_i = C_FN,i - C_TP,i`` and a negative's
+    ``r_i = C_FP,i - C_TN,i`` (clipped at 0), so ``c11 = c00 = 0``. (Read literally on the raw columns, bank
+    marketing's ``C_FP = C_TP = 1``, the contact cost paid either way, violated ``c01 > c11`` and the fit
+    was refused; issue 8.) The misclassification costs are the class costs ``c10 = c(+)``, ``c01 = c(-)``
+    with ``c(+-) = R+- / max(R+, R-)`` from the class mean regrets, and each row's regret over its class mean,
+    ``w_i = r_i / R_{y_i}``, multiplies ``D^1``. The conditions then hold whenever both classes have some
+    regret (otherwise ``fit`` raises, naming the class); a single row without regret just starts, and stays,
+    at weight 0 and never fails the fit. The class-cost parameters are ignored.
     """
 
     _expected_failed_checks = {
@@ -265,19 +274,22 @@ trace_, stop_reason_
             right = np.where(positive, float(self.true_positive_cost), float(self.true_negative_cost))
             return np.column_stack([wrong, right])
 
-        c_fp, c_fn, c_tp, c_tn = cost_matrix.T
-        for condition, larger, smaller in (("c10 > c00", "C_FN", "C_TN"), ("c01 > c11", "C_FP", "C_TP")):
-            left, right = {"C_FN": c_fn, "C_FP": c_fp}[larger], {"C_TN": c_tn, "C_TP": c_tp}[smaller]
-            rows = np.flatnonzero(~(left > right))
-            if rows.size:
+        wrong = example_costs_from_matrix(y, cost_matrix)
+        for condition, label, name, column in (
+            ("c10 > c00", positive, "positives", "C_FN - C_TP"),
+            ("c01 > c11", ~positive, "negatives", "C_FP - C_TN"),
+        ):
+            if label.any() and not wrong[label][0] > 0:
                 raise ValueError(
-                    f"Algorithm 2 requires {condition}, i.e. cost_matrix column {larger} > {smaller} on "
-                    f"every row; it fails at rows {rows[:10].tolist()}" + (" ..." if rows.size > 10 else "")
+                    f"Algorithm 2 requires {condition} (read on regrets, c11 = c00 = 0), but every one of "
+                    f"the {name} has zero regret ({column} <= 0 on all their rows of cost_matrix)"
                 )
-        wrong = np.where(positive, c_fn, c_fp)
-        right = np.where(positive, c_tp, c_tn)
-        largest = wrong.max()
-        return np.column_stack([wrong, right]) / largest
+        return np.column_stack([wrong, np.zeros_like(wrong)])
+
+    _uses_cost_matrix = True
+
+    def _row_weights(self, y, cost_matrix):
+        return None if cost_matrix is None else example_row_weights(y, cost_matrix)
 
     def _round_training_set_builder(self, X, y01):
         return partial(

@@ -22,7 +22,7 @@ from typing import ClassVar
 
 import numpy as np
 from sklearn.tree import DecisionTreeClassifier
-from sklearn.utils._param_validation import HasMethods, Interval
+from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 
 from algorithms.boosting import _m2_rules
 from algorithms.boosting._base import BaseBoostingClassifier, BoostingRules
@@ -77,9 +77,20 @@ class M2BoostingClassifier(BaseBoostingClassifier):
     1. ``N`` synthetic minority samples: ``g_i`` children of minority sample ``x_i``, each
        ``x_i + lambda (x_nn - x_i)`` with ``x_nn`` one of the ``k_neighbors`` nearest minority neighbours
        (scikit-learn's ``NearestNeighbors``) and ``lambda ~ U[0, 1]`` (Algorithm 2, lines 2-5).
-    2. The weak learner is fitted on the original samples, weighted by ``D_t``, plus the synthetic ones.
-       **Synthetic sample weight:** a child weighs its parent's ``D_t(i)`` divided evenly among the parent's
-       ``g_i`` children, so the children of a sample together weigh what it weighs.
+    2. The weak learner is fitted on the original samples, weighted by ``D_t``, plus the synthetic ones,
+       weighted by ``synthetic_weight`` (the papers do not say; :data:`~algorithms.boosting._m2_rules.\
+SYNTHETIC_WEIGHTS`):
+
+       - ``"mean_positive"`` (default): each child weighs the minority samples' mean ``D_t``;
+       - ``"uniform"``: each child weighs ``1/n``;
+       - ``"balance"``: the children share ``W- - W+`` evenly, so both classes weigh the same;
+       - ``"split"``: a child weighs its parent's ``D_t(i)`` divided among the parent's ``g_i`` children (so
+         balancing the rows leaves the positives about ``2 W+`` of the weight).
+
+       A depth-3 tree only sees weights, so the weighting decides how much the synthetic rows count. Measured
+       on the WOTBoost paper's datasets and highly imbalanced KEEL sets (``python -m benchmarks m2_weights``,
+       ``docs/results/m2-synthetic-weights.md``), ``"split"`` has the lowest balanced accuracy of the four
+       for both methods; the default is the best on average.
     3. Pseudo-loss ``eps_t = sum_i D_t(i) (1 - p_t(y_i|x_i))`` over the original samples;
        ``beta_t = eps_t / (1 - eps_t)``; boosting stops, discarding the learner, when ``eps_t >= 1/2``, and
        stops after keeping it when ``eps_t = 0`` (floored at ``1e-10``).
@@ -108,6 +119,8 @@ class M2BoostingClassifier(BaseBoostingClassifier):
         ``N``, synthetic minority samples per round; ``None`` balances the classes.
     k_neighbors : int, default=5
         ``k``, minority neighbours to interpolate towards (the WOTBoost paper's ``k = 5``).
+    synthetic_weight : {"mean_positive", "uniform", "balance", "split"}, default="mean_positive"
+        Weight of every synthetic sample in the weak learner's fit (step 2).
     random_state : int, RandomState instance or None, default=None
         Seeds the one random generator of ``fit``: the synthetic samples and the learners' sub-seeds.
     pos_label : label or None, default=None
@@ -136,6 +149,7 @@ trace_, final_distribution_, stop_reason_
         "estimator": [HasMethods(["fit", "predict_proba"]), None],
         "n_synthetic": [Interval(Integral, 0, None, closed="left"), None],
         "k_neighbors": [Interval(Integral, 1, None, closed="left")],
+        "synthetic_weight": [StrOptions(set(_m2_rules.SYNTHETIC_WEIGHTS))],
     }
 
     def __init__(
@@ -145,12 +159,14 @@ trace_, final_distribution_, stop_reason_
         n_estimators=50,
         n_synthetic=None,
         k_neighbors=5,
+        synthetic_weight="mean_positive",
         random_state=None,
         pos_label=None,
     ):
         super().__init__(estimator, n_estimators=n_estimators, random_state=random_state, pos_label=pos_label)
         self.n_synthetic = n_synthetic
         self.k_neighbors = k_neighbors
+        self.synthetic_weight = synthetic_weight
 
     def _boosting_rules(self) -> BoostingRules:
         return M2_RULES
@@ -160,7 +176,14 @@ trace_, final_distribution_, stop_reason_
 
     def _round_training_set_builder(self, X, y01):
         """Per fit: the minority samples, ``N`` and the neighbour graph, computed once for every round."""
-        return SyntheticMinorityRounds(X, y01, self._synthetic_count(y01), self.k_neighbors, self._allot)
+        return SyntheticMinorityRounds(
+            X,
+            y01,
+            self._synthetic_count(y01),
+            self.k_neighbors,
+            self._allot,
+            _m2_rules.SYNTHETIC_WEIGHTS[self.synthetic_weight],
+        )
 
     def _synthetic_count(self, y01):
         """``N``: ``n_synthetic``, or ``#negatives - #positives`` (at least 0) when it is ``None``."""
@@ -176,8 +199,7 @@ class SyntheticMinorityRounds:
     The positives' ``k`` nearest positive neighbours do not change between rounds, so they are searched
     once, here, and so is the round's label vector; each call then allots ``N`` children with
     ``allot(N, D_t on positives, random_state)``, interpolates them straight into the tail of a new
-    ``(n + N, n_features)`` training matrix (no stacking copy) and gives each its parent's weight split evenly
-    among the parent's children.
+    ``(n + N, n_features)`` training matrix (no stacking copy) and weighs them with ``synthetic_weight``.
 
     Parameters
     ----------
@@ -191,13 +213,16 @@ class SyntheticMinorityRounds:
     allot : callable ``(N, minority_weights, random_state) -> ndarray of int``
         The allotment rule (:func:`~algorithms.boosting._m2_rules.uniform_allotment` or
         :func:`~algorithms.boosting._m2_rules.weighted_allotment`).
+    synthetic_weight : callable ``(weights, minority, allotment, parents) -> ndarray``
+        The children's weights (one of :data:`~algorithms.boosting._m2_rules.SYNTHETIC_WEIGHTS`).
     """
 
-    def __init__(self, X, y01, n_synthetic, k_neighbors, allot):
+    def __init__(self, X, y01, n_synthetic, k_neighbors, allot, synthetic_weight):
         self.X = X
         self.y01 = y01
         self.n_synthetic = n_synthetic
         self.allot = allot
+        self.synthetic_weight = synthetic_weight
         self.minority = np.flatnonzero(y01 == 1)
         self.X_minority = X[self.minority]
         self.neighbours = (
@@ -209,15 +234,14 @@ class SyntheticMinorityRounds:
         """``(X, y01, sample_weight)`` of the round whose distribution over the originals is ``weights``."""
         if self.n_synthetic == 0:
             return self.X, self.y01, weights
-        minority_weights = weights[self.minority]
-        allotment = self.allot(self.n_synthetic, minority_weights, random_state)
+        allotment = self.allot(self.n_synthetic, weights[self.minority], random_state)
         n_samples = self.X.shape[0]
         X_round = np.empty((n_samples + self.n_synthetic, self.X.shape[1]), dtype=self.X.dtype)
         X_round[:n_samples] = self.X
         _, parents, _ = _m2_rules.synthesise_minority(
             self.X_minority, self.neighbours, allotment, random_state, out=X_round[n_samples:]
         )
-        synthetic_weights = _m2_rules.split_parent_weights(minority_weights, allotment, parents)
+        synthetic_weights = self.synthetic_weight(weights, self.minority, allotment, parents)
         return X_round, self.y_round, np.concatenate([weights, synthetic_weights])
 
 
@@ -227,7 +251,7 @@ class SMOTEBoost(M2BoostingClassifier):
     Every round the ``N`` synthetic samples are split evenly over the minority samples (largest-remainder
     rounding; which samples get the one extra child is random) and interpolated towards one of their
     ``k = 5`` nearest minority neighbours; see :class:`M2BoostingClassifier` for the round, the synthetic
-    weights (parent's weight split evenly among its children) and the default weak learner (a depth-3 tree).
+    weights (``synthetic_weight``) and the default weak learner (a depth-3 tree).
     """
 
     _allot: ClassVar = staticmethod(_m2_rules.uniform_allotment)
@@ -239,8 +263,8 @@ class WOTBoost(M2BoostingClassifier):
     Every round minority sample ``x_i`` gets ``g_i = N D_t(i) / sum_{j in minority} D_t(j)`` children
     (Algorithm 2, line 1), rounded by largest remainder so that the ``g_i`` sum to ``N``: hard minority
     samples, which boosting has given more weight, get more synthetic neighbours. See
-    :class:`M2BoostingClassifier` for the round, the synthetic weights (parent's weight split evenly among
-    its children) and the default weak learner (a depth-3 tree).
+    :class:`M2BoostingClassifier` for the round, the synthetic weights (``synthetic_weight``) and the default
+    weak learner (a depth-3 tree).
     """
 
     _allot: ClassVar = staticmethod(_m2_rules.weighted_allotment)

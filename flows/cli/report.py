@@ -58,10 +58,11 @@ def register(subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     """Read the run, build and write the report; print the path of ``report.html``."""
     os.environ.setdefault("MLFLOW_ENABLE_ARTIFACTS_PROGRESS_BAR", "false")
+    from tasks.credentials import use_uri_credentials
     from tasks.report import build_report, load_run
 
-    try:
-        record = load_run(args.run_id, args.tracking_uri)
+    try:  # a password in the URI goes to MLflow's variables, so no message can show it
+        record = load_run(args.run_id, use_uri_credentials(args.tracking_uri))
         report = build_report(record, metric=args.metric, control=args.control, alpha=args.alpha)
     except ValueError as error:
         print(f"cslearn report: {error}", file=sys.stderr)

@@ -20,6 +20,7 @@ from prefect import get_run_logger, task
 from prefect.cache_policies import NO_CACHE
 
 from schemas.flow_params import RetrainParams
+from tasks import cell_pool
 from tasks.evaluate import decision_scores, derive_seed, evaluate_predictions, predict_labels
 from tasks.flow_parameters import logged_params
 from tasks.model_registry.holdout import RetrainData
@@ -72,6 +73,13 @@ class CandidateResult:
     fit_seconds: float
 
 
+def _timed_fit(estimator, features, target, cost_matrix):
+    """The fitted estimator and the seconds its fit took (timed where it runs)."""
+    started = time.perf_counter()
+    model = fit_estimator(estimator, features, target, cost_matrix)
+    return model, time.perf_counter() - started
+
+
 def fit_and_log_candidate(
     data: RetrainData,
     method: str,
@@ -99,9 +107,9 @@ def fit_and_log_candidate(
     with tracked_run(
         client, experiment_id, run_name=f"{data.dataset}/{method}", tags=tags, parent_run_id=parent_run_id
     ) as run_id:
-        started = time.perf_counter()
-        model = fit_estimator(estimator, data.train_features, data.train_target, data.train_costs)
-        fit_seconds = time.perf_counter() - started
+        model, fit_seconds = cell_pool.call(  # in a worker process when the flow's runner holds a pool
+            _timed_fit, estimator, data.train_features, data.train_target, data.train_costs
+        )
         predicted = predict_labels(model, data.holdout_features, data.holdout_costs)
         scores = decision_scores(model, data.holdout_features)
         metrics = evaluate_predictions(data.holdout_target, predicted, scores, data.holdout_costs)

@@ -109,7 +109,8 @@ def test_methods_list_as_a_table_and_as_json(capsys):
     rows = {line.split()[0]: line for line in lines[1:]}
     assert list(rows) == list(registry_index().methods)
     assert re.fullmatch(r"csdt\s+tree\s+CSDT\s+example costs\s+CostSensitiveTreeCostPruned", rows["csdt"])
-    assert re.fullmatch(r"adacc1\s+boosting\s+AdaCC\s+no\s+AdaCC1", rows["adacc1"])
+    assert re.fullmatch(r"adaboost\s+boosting\s+AdaCC\s+no\s+AdaBoost", rows["adaboost"])
+    assert re.fullmatch(r"adacc1\s+boosting\s+AdaCC\s+example costs\s+AdaCC1", rows["adacc1"])
 
     assert main(["methods", "list", "--json"]) == 0
     methods = {record["key"]: record for record in json.loads(capsys.readouterr().out)}

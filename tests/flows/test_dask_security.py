@@ -19,6 +19,7 @@ from flows.dask_security import (
     warn_if_insecure,
 )
 from flows.runners import build_task_runner
+from tasks.storage import state_home
 
 
 @pytest.fixture
@@ -94,10 +95,11 @@ def test_cli_refuses_tls_without_certificates(pem_files, capsys, tmp_path):
         (tls, "need --dask-address tls://"),
         (tls[:2], "--dask-tls-cert, --dask-tls-key missing"),
     ):
-        status = main(["compare", *arguments, "--cell-store", str(tmp_path / "cells")])
+        cells = str(state_home() / "test-cells" / tmp_path.name)
+        status = main(["compare", *arguments, "--cell-store", cells])
         assert status == 2
         assert message in capsys.readouterr().err
-    assert not (tmp_path / "cells").exists()
+    assert not (state_home() / "test-cells" / tmp_path.name).exists()
 
 
 @pytest.mark.servers
@@ -117,7 +119,8 @@ def test_compare_on_a_tls_cluster(pem_files, prefect_server, mlflow_server, tmp_
         arguments = [
             "compare", "--datasets", "wisconsin", "--methods", "dt", "--folds", "2", "--repeats", "1",
             "--tracking-uri", mlflow_server, "--experiment", f"tls-{tmp_path.name}",
-            "--cell-store", str(tmp_path / "cells"), "--dask-address", address, "--json",
+            "--cell-store", str(state_home() / "test-cells" / tmp_path.name),
+            "--dask-address", address, "--json",
         ]  # fmt: skip
         assert main(arguments) == 2  # no certificates: refused before any work
         assert "no certificates were given" in capsys.readouterr().err

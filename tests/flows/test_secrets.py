@@ -215,3 +215,15 @@ def test_a_password_in_the_tracking_uri_leaks_nowhere(prefect_server, authentica
     assert any(path.suffix == ".db" for path in files)
     for path in files:
         assert NEEDLE not in path.read_bytes(), f"{NEEDLE!r} found in {path}"
+
+
+def test_report_with_a_password_in_the_uri_names_the_run_not_the_password(
+    authenticated_mlflow, capsys, monkeypatch
+):
+    for variable in (USERNAME_VARIABLE, PASSWORD_VARIABLE):
+        monkeypatch.setenv(variable, "")  # restored afterwards: the command sets them for its process
+    uri = authenticated_mlflow.replace("http://", f"http://alice:{SECRET}@")
+    assert main(["report", "0" * 32, "--tracking-uri", uri]) == 2
+    err = capsys.readouterr().err
+    assert f"no MLflow run '{'0' * 32}'" in err and NEEDLE.decode() not in err
+    assert "not found" in err  # it authenticated: the run was looked up, not refused (401)

@@ -19,6 +19,23 @@ from tasks.cell_pool import ACTIVE_POOL, CellPool, CellPoolStopped
 from tasks.train import build_estimator
 
 
+def _ended(pids: list[int], timeout: float) -> bool:
+    """Whether every process of ``pids`` has ended (or is a zombie) within ``timeout`` seconds."""
+
+    def alive(pid):
+        try:
+            return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+        except psutil.NoSuchProcess:
+            return False
+
+    deadline = time.monotonic() + timeout
+    while any(alive(pid) for pid in pids):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.1)
+    return True
+
+
 def _spin(seconds: float) -> int:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
@@ -96,7 +113,7 @@ def test_killing_the_pool_stops_a_running_fit_at_once():
     waiter.join(timeout=10)
     assert not waiter.is_alive() and time.monotonic() - started < 5
     assert isinstance(outcome[0], CellPoolStopped)
-    assert not psutil.pid_exists(worker) or psutil.Process(worker).status() == psutil.STATUS_ZOMBIE
+    assert _ended([worker], timeout=5)
     with pytest.raises(CellPoolStopped):
         pool.run(_spin, 0.0)
 
@@ -126,8 +143,4 @@ def test_workers_exit_when_their_parent_is_killed(tmp_path):
     assert status == -signal.SIGKILL, output.read_text()[-2000:]
     workers = [int(pid) for pid in output.read_text().split()]
     assert len(workers) == 2
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline and any(psutil.pid_exists(pid) for pid in workers):
-        time.sleep(0.2)
-    alive = [pid for pid in workers if psutil.pid_exists(pid) and psutil.Process(pid).status() != "zombie"]
-    assert alive == [], "workers outlived their killed parent"
+    assert _ended(workers, timeout=10), "workers outlived their killed parent"

@@ -11,7 +11,15 @@ from sklearn.tree import DecisionTreeClassifier
 from algorithms import METHODS
 from algorithms.metrics import classification_report_dict
 from schemas.flow_params import CompareParams
-from tasks.cells import CellSpec, CellStore, compute_cell, describe_dataset, load_finished_cells, plan_cells
+from tasks.cells import (
+    CELL_FORMAT_VERSION,
+    CellSpec,
+    CellStore,
+    compute_cell,
+    describe_dataset,
+    load_finished_cells,
+    plan_cells,
+)
 from tasks.configuration import ProtocolError
 from tasks.datasets import load_dataset
 from tasks.evaluate import derive_seed, make_split
@@ -125,7 +133,7 @@ def _corruptions(record: dict, key: str) -> dict[str, tuple[str, str]]:
         "issue 11's record": (json.dumps({"status": "ok", "key": "x"}), "has no format version"),
         "a list": ("[1, 2]", "holds a JSON list"),
         "metrics edited": (json.dumps(edited), "does not match its checksum"),
-        "old format": (resealed({**record, "format": 3}), "has format 3, not 4"),
+        "old format": (resealed({**record, "format": 3}), f"has format 3, not {CELL_FORMAT_VERSION}"),
         "wrong schema": (resealed({**record, "rows": "many"}), "is not a valid cell record"),
         "unknown field": (resealed({**record, "note": "hand-made"}), "is not a valid cell record"),
         "another cell's file": (resealed({**record, "key": other_key}), f"holds the cell {other_key[:12]}"),
@@ -139,7 +147,7 @@ def test_invalid_records_are_named_and_computed_again(wisconsin, tmp_path, caplo
     computed = compute_cell(spec, store)
     path = store.path(spec.key)
     record = json.loads(path.read_text())
-    assert record["format"] == 4 and len(record["checksum"]) == 64
+    assert record["format"] == CELL_FORMAT_VERSION == 5 and len(record["checksum"]) == 64
     assert store.load(spec.key) == record and load_finished_cells(store, [spec]) == {spec.key: record}
 
     for case, (text, words) in _corruptions(record, spec.key).items():

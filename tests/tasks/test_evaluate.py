@@ -188,3 +188,25 @@ def test_bayes_minimum_risk_predicts_with_the_evaluated_rows_costs(wisconsin):
     tree = DecisionTreeClassifier(max_depth=2, random_state=0).fit(features, target)
     assert not predict_uses_costs(tree)
     assert np.array_equal(predict_labels(tree, rows, costs), tree.predict(rows))
+
+
+def test_staged_evaluation_decides_with_the_evaluated_rows_costs_where_staged_predict_takes_them(wisconsin):
+    """AdaMEC's staged predictions get the test rows' costs (issue 8); every size is scored with them."""
+    from algorithms import METHODS
+    from algorithms.metrics import savings_score
+
+    features, target = wisconsin
+    rows, row_target = features[1::2], target[1::2]
+    costs = np.zeros((rows.shape[0], 4))
+    costs[0::2, :2] = [1.0, 49.0]  # even rows: cheap to flag, dear to miss
+    costs[1::2, :2] = [49.0, 1.0]
+    model = METHODS["adamec"](n_estimators=6, random_state=0).fit(features[::2], target[::2])
+    assert predict_uses_costs(model, "staged_predict") and not predict_uses_costs(
+        model, "staged_decision_function"
+    )
+    by_size = evaluate_staged(model, rows, row_target, [3, 6], costs)
+    for size in (3, 6):
+        stages = model.staged_predict(rows, cost_matrix=costs)
+        labels = next(label for round_, label in enumerate(stages, start=1) if round_ == size)
+        assert by_size[size]["savings"] == pytest.approx(savings_score(row_target, labels, costs))
+    assert not np.array_equal(model.predict(rows, cost_matrix=costs), model.predict(rows))

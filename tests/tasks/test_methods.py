@@ -36,15 +36,20 @@ def test_the_paper_is_the_one_the_docstrings_cite(described):
 
 
 def test_the_use_of_costs_is_observed_not_declared(described):
-    """Oracles from the papers: cost-blind methods (AdaBoost, AdaCC, the resamplers, plain trees) ignore the
-    matrix; the fixed-cost boosters and the cost-sensitive trees fit differently; BMR decides with it."""
+    """Oracles from the papers: cost-blind methods (AdaBoost, the resamplers, plain trees) ignore the matrix;
+    the fixed-cost boosters, AdaCC (regret as cost mass, issue 8) and the cost-sensitive trees fit
+    differently;
+    BMR, AdaMEC and the calibrated boosters decide with it."""
     fit = {key for key, info in described.items() if info.fit_uses_costs}
-    assert {"csdt", "dt-costp", "cgada", "adamec", "csb1", "adacost", "adac1", "cs-adaboost"} <= fit
-    assert not fit & {"adaboost", "adacc1", "adacc2", "dt", "smoteboost", "wotboost", "smote-dt", "rusboost"}
+    assert {"csdt", "dt-costp", "cgada", "adamec", "csb1", "adacost", "adac1", "cs-adaboost", "adacc1"} <= fit
+    assert not fit & {"adaboost", "dt", "smoteboost", "wotboost", "smote-dt", "rusboost"}
     assert {key for key, info in described.items() if info.predict_uses_costs} == {
         "bmr-lr",
         "bmr-rf",
         "bmr-dt",
+        "adamec",
+        "adamec-cal",
+        "cgada-cal",
     }
     assert {key for key, info in described.items() if info.class_costs} == {
         key for key in METHODS if "negative_cost" in METHODS[key]().get_params()

@@ -174,10 +174,15 @@ def test_second_learner_is_trained_on_the_hand_computed_distribution(estimator_c
 
 
 def test_paper_formulation_stops_when_eq13_fails():
-    """AdaCC1 as printed with a logistic-regression learner: round 2 violates Eq. 13, so it is discarded."""
+    """AdaCC1 as printed with a logistic-regression learner: round 2 violates Eq. 13, so it is discarded.
+
+    The one learner left predicts one class on every training sample, so ``fit`` refuses the model.
+    """
     learner = LogisticRegression(C=0.5)
-    model = AdaCC1(learner, n_estimators=5, formulation="paper").fit(X, Y)
-    assert len(model.estimators_) == 1 and model.stop_reason_ == "non-positive alpha"
+    with pytest.raises(ValueError, match=r"stopped after 1 of 5 rounds \(stop reason: non-positive alpha\)"):
+        AdaCC1(learner, n_estimators=5, formulation="paper").fit(X, Y)
+    model = AdaCC1(learner, n_estimators=1, formulation="paper").fit(X, Y)
+    assert len(set(model.predict(X))) == 1
     # redo round 2 by hand: the learner fitted on D^2 and the cost-weighted masses of Eq. 13
     first = _round_by_hand(1, "paper", [1.0 / N] * N, _outputs(model, 0), [0.0] * N)
     second_learner = LogisticRegression(C=0.5).fit(X, Y, sample_weight=first["weights"])

@@ -106,22 +106,48 @@ def test_cost_conditions_are_validated(params, message):
         CostSensitiveAdaBoost(**params).fit(X_TOY, Y_TOY)
 
 
-def test_cost_matrix_maps_to_the_four_costs_and_is_normalised():
-    # columns [C_FP, C_FN, C_TP, C_TN] = 4 x (c01, c10, c11, c00); dividing by the largest cost (4 x c10)
-    # gives back the class costs
-    row = 4 * np.array([C01, C10, C11, C00])
-    cost_matrix = np.tile(row, (10, 1))
-    with_matrix = model(n_estimators=3).fit(X_TOY, Y_TOY, cost_matrix=cost_matrix)
-    with_classes = model(n_estimators=3).fit(X_TOY, Y_TOY)
+def regret_matrix(regret_positive=4.0, regret_negative=2.0):
+    """A matrix constant per class whose correct decisions cost something too (C_TP = 0.8, C_TN = 1.2)."""
+    positive = Y_TOY[:, None] == 1
+    return np.where(
+        positive, [[0.0, regret_positive + 0.8, 0.8, 0.0]], [[regret_negative + 1.2, 0.0, 0.0, 1.2]]
+    )
+
+
+def test_cost_matrix_is_read_on_regrets_and_recovers_the_class_costs():
+    # regrets 4 (positives) and 2 (negatives): c10 = 1, c01 = 0.5, and c11 = c00 = 0 once C_TP, C_TN are
+    # subtracted
+    with_matrix = CostSensitiveAdaBoost(n_estimators=3).fit(X_TOY, Y_TOY, cost_matrix=regret_matrix())
+    with_classes = CostSensitiveAdaBoost(n_estimators=3, positive_cost=1.0, negative_cost=0.5).fit(
+        X_TOY, Y_TOY
+    )
     assert_allclose(with_matrix.estimator_weights_, with_classes.estimator_weights_, **TOLERANCE)
     assert_allclose(with_matrix.final_distribution_, with_classes.final_distribution_, **TOLERANCE)
 
 
-def test_cost_matrix_rows_violating_the_conditions_are_named():
-    cost_matrix = np.tile([1.0, 1.0, 0.0, 0.0], (10, 1))
-    cost_matrix[[3, 6], 3] = 2.0  # C_TN > C_FN
-    with pytest.raises(ValueError, match=r"c10 > c00, i.e. cost_matrix column C_FN > C_TN .* rows \[3, 6\]"):
-        CostSensitiveAdaBoost().fit(X_TOY, Y_TOY, cost_matrix=cost_matrix)
+def test_contact_costs_paid_either_way_are_accepted():
+    """Bank marketing's shape (issue 8): C_FP = C_TP = the contact cost, which the literal c01 > c11
+    refused."""
+    matrix = np.tile([1.0, 6.0, 1.0, 0.0], (Y_TOY.size, 1))
+    model = CostSensitiveAdaBoost(n_estimators=3).fit(X_TOY, Y_TOY, cost_matrix=matrix)
+    assert (model.trace_["positive_cost"][0] > 0) and (model.trace_["negative_cost"][0] > 0)
+
+
+def test_a_row_without_regret_gets_zero_weight_and_never_fails_the_fit():
+    matrix = regret_matrix()
+    matrix[3, 1] = matrix[3, 2]  # positive row 3: C_FN = C_TP, no regret
+    fitted = CostSensitiveAdaBoost(n_estimators=3).fit(X_TOY, Y_TOY, cost_matrix=matrix)
+    assert fitted.final_distribution_[3] == 0.0
+    assert np.all(fitted.final_distribution_[np.arange(10) != 3] > 0)
+
+
+def test_a_class_without_any_regret_is_named():
+    matrix = regret_matrix()
+    matrix[Y_TOY == 0, 0] = matrix[Y_TOY == 0, 3]  # every negative: C_FP = C_TN
+    with pytest.raises(
+        ValueError, match=r"c01 > c11 \(read on regrets.* every one of the negatives has zero"
+    ):
+        CostSensitiveAdaBoost().fit(X_TOY, Y_TOY, cost_matrix=matrix)
 
 
 def test_a_first_stump_that_predicts_one_class_raises_a_clear_error():

@@ -183,8 +183,10 @@ def test_adac3_two_rounds_by_hand():
 
 def test_adacost_two_rounds_by_hand_with_fan_beta():
     positive_cost, negative_cost = 0.5, 0.3
-    costs = np.where(Y_TOY == 1, positive_cost, negative_cost)
-    d2, d3, h1, h2, model = two_rounds(AdaCost(positive_cost=positive_cost, negative_cost=negative_cost))
+    costs = np.where(Y_TOY == 1, 0.1, 0.1 * 0.3 / 0.5)  # scaled to max FAN_COST_SCALE = 0.1
+    d2, d3, h1, h2, model = two_rounds(
+        AdaCost(positive_cost=positive_cost, negative_cost=negative_cost, formulation="fan")
+    )
     d1 = costs / costs.sum()
 
     def beta(h):  # 1/2 (1 + C) when misclassified, 1/2 (1 - C) when correct
@@ -228,18 +230,17 @@ def test_rareboost_two_rounds_by_hand_with_per_side_alphas():
     assert_allclose(model.predict(X), np.where(vote > 0, 1, 0))
 
 
-def test_rareboost_stops_without_crashing_when_the_first_stump_predicts_only_negatives():
+def test_rareboost_boosts_on_when_the_first_stump_predicts_only_negatives():
     # positives at 2 and 7 only: every split leaves a negative majority on both sides, so TP = FP = 0
     X = np.arange(10.0).reshape(-1, 1)
     y = np.zeros(10, dtype=int)
     y[[2, 7]] = 1
     model = RareBoost(n_estimators=10).fit(X, y)
-    assert len(model.estimators_) == 1
-    assert model.stop_reason_ == "RareBoost condition violated (TP <= FP or TN <= FN)"
     alpha_positive, alpha_negative = model.vote_weights_[0]
-    assert alpha_positive == 0.0
+    assert alpha_positive == 0.0  # the empty positive side neither votes nor reweighs
     assert_allclose(alpha_negative, 0.5 * np.log(0.8 / 0.2), **TOLERANCE)  # TN = 8/10, FN = 2/10
-    assert_allclose(model.predict(X), np.zeros(10))
+    assert model.stop_reason_ == "n_estimators" and len(model.estimators_) == 10
+    assert_allclose(model.predict(X), y)  # the later rounds isolate both positives
 
 
 def test_rareboost_raises_a_clear_error_when_the_first_learner_fails_both_conditions():
@@ -250,3 +251,21 @@ def test_rareboost_raises_a_clear_error_when_the_first_learner_fails_both_condit
     y = np.array([1, 1, 0, 0, 0, 0])
     with pytest.raises(ValueError, match="no learner could be kept"):
         RareBoost(DummyClassifier(strategy="constant", constant=1)).fit(X, y)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_rareboost_predicts_both_classes_on_a_five_percent_minority(seed):
+    """Issue 8 point 3: stopping at the first TP = FP = 0 round left 6 of these 12 seeds all negative."""
+    from sklearn.datasets import make_classification
+
+    X, y = make_classification(
+        n_samples=600,
+        n_features=6,
+        n_informative=3,
+        weights=[0.95],
+        class_sep=0.8,
+        flip_y=0.01,
+        random_state=seed,
+    )
+    model = RareBoost(n_estimators=50).fit(X, y)
+    assert set(model.predict(X)) == {0, 1}

@@ -120,7 +120,7 @@ def test_smoteboost_round_set_is_originals_plus_segment_points_with_split_weight
     n_min = minority.size
     n_synthetic = 3 * n_min + 2
     weights = np.random.RandomState(4).dirichlet(np.ones(y.size))
-    model = SMOTEBoost(n_synthetic=n_synthetic, k_neighbors=5)
+    model = SMOTEBoost(n_synthetic=n_synthetic, k_neighbors=5, synthetic_weight="split")
     X_round, y_round, w_round = model._round_training_set_builder(X, y)(weights, np.random.RandomState(0))
 
     assert X_round.shape == (y.size + n_synthetic, X.shape[1])
@@ -175,9 +175,8 @@ def test_wotboost_allots_children_in_proportion_to_the_weights(imbalanced):
     weights[minority] = 0.0
     weights[minority[heavy]], weights[minority[light]] = 0.3, 0.1
     weights /= weights.sum()
-    X_round, _, w_round = WOTBoost(n_synthetic=40)._round_training_set_builder(X, y)(
-        weights, np.random.RandomState(0)
-    )
+    model = WOTBoost(n_synthetic=40, synthetic_weight="split")
+    X_round, _, w_round = model._round_training_set_builder(X, y)(weights, np.random.RandomState(0))
     parents = []
     for x_new in X_round[y.size :]:
         ends = {end for segment in _segments_holding(x_new, X_minority, neighbours) for end in segment}
@@ -200,8 +199,8 @@ def test_synthetic_samples_train_the_learner_but_never_enter_the_weights(cls, im
     assert model.final_distribution_.sum() == pytest.approx(1.0)
     first_tree = model.estimators_[0]
     assert first_tree.tree_.n_node_samples[0] == y.size + balancing
-    # D_1 is uniform and every minority sample has children: synthetic mass = minority mass
-    assert first_tree.tree_.weighted_n_node_samples[0] == pytest.approx(1.0 + n_positive / y.size)
+    # D_1 is uniform and each child weighs the mean positive weight 1/n: synthetic mass = N / n
+    assert first_tree.tree_.weighted_n_node_samples[0] == pytest.approx(1.0 + balancing / y.size)
     assert first_tree.get_depth() <= WEAK_LEARNER_MAX_DEPTH
     assert cls(n_synthetic=7, n_estimators=1, random_state=0).fit(X, y).estimators_[0].tree_.n_node_samples[
         0
@@ -224,7 +223,7 @@ def test_a_single_minority_sample_is_copied():
         np.full(6, 1 / 6), np.random.RandomState(0)
     )
     np.testing.assert_array_equal(X_round[6:], np.repeat([[0.5, 0.5]], 4, axis=0))
-    np.testing.assert_allclose(w_round[6:], 1 / 24)
+    np.testing.assert_allclose(w_round[6:], 1 / 6)  # the mean positive weight
 
 
 # ------------------------------------------------------------------------------------ seeds and behaviour
@@ -332,3 +331,50 @@ def test_minority_neighbours_are_searched_once_per_fit(cls, imbalanced, monkeypa
     model = cls(n_estimators=6, random_state=0).fit(X, y)
     assert len(model.estimators_) == 6
     assert searched == [(int(y.sum()), X.shape[1])]
+
+
+@pytest.mark.parametrize("cls", M2_CLASSES)
+@pytest.mark.parametrize(
+    ("synthetic_weight", "expected_child_weight"),
+    [
+        ("uniform", lambda weights, minority: 1.0 / weights.size),
+        ("mean_positive", lambda weights, minority: weights[minority].mean()),
+        ("balance", lambda weights, minority: None),
+    ],
+)
+def test_synthetic_weight_options_give_the_stated_child_weights(
+    cls, synthetic_weight, expected_child_weight, imbalanced
+):
+    X, y = imbalanced
+    minority = np.flatnonzero(y == 1)
+    weights = np.random.RandomState(4).dirichlet(np.ones(y.size))
+    model = cls(synthetic_weight=synthetic_weight)
+    _, y_round, w_round = model._round_training_set_builder(X, y)(weights, np.random.RandomState(0))
+    children = w_round[y.size :]
+    assert children.size == y.size - 2 * minority.size  # N balances the counts
+    if synthetic_weight == "balance":
+        # both classes weigh the same in the weak learner's fit
+        assert w_round[y_round == 1].sum() == pytest.approx(w_round[y_round == 0].sum(), abs=1e-12)
+        np.testing.assert_allclose(children, children[0], rtol=0, atol=1e-15)
+    else:
+        np.testing.assert_allclose(children, expected_child_weight(weights, minority), rtol=1e-12, atol=0)
+
+
+def test_mean_positive_weight_balances_the_first_round_and_split_does_not(imbalanced):
+    """With N balancing the counts, "mean_positive" gives the positives half the weight in round 1 (D^1 is
+    uniform); "split" leaves them about 2 W+ / (1 + W+)."""
+    X, y = imbalanced
+    uniform = np.full(y.size, 1.0 / y.size)
+    share = {}
+    for option in ("mean_positive", "split"):
+        _, y_round, w_round = SMOTEBoost(synthetic_weight=option)._round_training_set_builder(X, y)(
+            uniform, np.random.RandomState(0)
+        )
+        share[option] = w_round[y_round == 1].sum() / w_round.sum()
+    positive_mass = np.mean(y == 1)
+    assert share["mean_positive"] == pytest.approx(0.5, abs=1e-12)
+    assert share["split"] == pytest.approx(2 * positive_mass / (1 + positive_mass), abs=1e-12)
+
+
+def test_default_synthetic_weight_is_the_measured_choice():
+    assert SMOTEBoost().synthetic_weight == WOTBoost().synthetic_weight == "mean_positive"

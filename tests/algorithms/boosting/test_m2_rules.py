@@ -194,8 +194,30 @@ def test_children_written_into_out_equal_the_interpolation_bit_for_bit():
 
 def test_children_share_their_parent_weight_evenly():
     minority_weights = np.array([0.2, 0.05, 0.0, 0.15])
+    weights = np.concatenate([[0.1, 0.3, 0.2], minority_weights])  # three majority samples first
+    minority = np.arange(3, 7)
     allotment = np.array([4, 1, 0, 3])
     parents = np.repeat(np.arange(4), allotment)
-    child_weights = _m2_rules.split_parent_weights(minority_weights, allotment, parents)
+    child_weights = _m2_rules.split_parent_weights(weights, minority, allotment, parents)
     np.testing.assert_allclose(child_weights, [0.05] * 4 + [0.05] + [0.05] * 3, atol=1e-15)
     np.testing.assert_allclose(np.bincount(parents, child_weights, minlength=4), [0.2, 0.05, 0.0, 0.15])
+
+
+def test_the_other_synthetic_weights_by_hand():
+    weights = np.array([0.1, 0.3, 0.2, 0.2, 0.05, 0.0, 0.15])  # positives: the last four, W+ = 0.4
+    minority = np.arange(3, 7)
+    allotment = np.array([2, 1, 0, 1])
+    parents = np.repeat(np.arange(4), allotment)
+    np.testing.assert_allclose(
+        _m2_rules.uniform_weights(weights, minority, allotment, parents), [1 / 7] * 4, atol=1e-15
+    )
+    np.testing.assert_allclose(
+        _m2_rules.mean_positive_weights(weights, minority, allotment, parents), [0.1] * 4, atol=1e-15
+    )
+    # W- - W+ = 0.6 - 0.4 = 0.2 shared by 4 children
+    np.testing.assert_allclose(
+        _m2_rules.balancing_weights(weights, minority, allotment, parents), [0.05] * 4, atol=1e-15
+    )
+    # positives already heavier: nothing to add
+    heavy = np.array([0.1, 0.1, 0.1, 0.3, 0.2, 0.1, 0.1])
+    np.testing.assert_allclose(_m2_rules.balancing_weights(heavy, minority, allotment, parents), 0.0)

