@@ -254,6 +254,10 @@ class CompareParams(BaseModel):
         Stratified inner folds of ``cost_selection="inner-cv"``.
     seed : int
         Root seed: splits and estimator seeds derive from it.
+    training_set : {"train", "under", "rejection", "over"}
+        What methods are trained on (CSDT paper, Section 6): the training split as drawn, or resampled from
+        it by random under-sampling, cost-proportionate rejection sampling or cost-proportionate
+        over-sampling (the last two need example-dependent costs); the test split is never resampled.
     experiment : str
         MLflow experiment name (one experiment per purpose): 1 to 100 letters, digits, '.', '_' and '-'
         (:data:`NAME_PATTERN`), since its artifacts live in a folder of that name.
@@ -289,6 +293,7 @@ class CompareParams(BaseModel):
     )
     inner_folds: Annotated[int, Field(ge=2, le=MAX_FOLDS)] = 3
     seed: Seed = 0
+    training_set: Literal["train", "under", "rejection", "over"] = "train"
     experiment: ExperimentName = "cslearn-compare"
     tracking_uri: TrackingUri | None = None
     dask_address: str | None = None

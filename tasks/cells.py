@@ -3,8 +3,10 @@
 A cell loads its dataset by name (large data never travels through Prefect, which hashes task inputs),
 rebuilds its split from the seed, takes example-dependent costs when the dataset has them (a registered
 dataset's cost model fit on the training rows only, or a user dataset's own cost columns indexed by the
-split's rows), fits the method (with the paper's cost selection for fixed-cost methods), and scores it on the
-test rows at every ensemble size T from one fit. :func:`plan_cells` checks the protocol against the datasets'
+split's rows), draws the training set from the training rows (as they are, or resampled as in the CSDT
+paper: :mod:`tasks.training_sets`), fits the method (with the paper's cost selection for fixed-cost
+methods; under ``tvt`` a pruned tree is pruned on the validation split), and scores it on the test rows at
+every ensemble size T from one fit. :func:`plan_cells` checks the protocol against the datasets'
 class counts before any cell exists (``tasks.configuration.check_protocol``).
 
 Results are persisted per cell as JSON under a key that hashes everything the result depends on: the data
@@ -39,7 +41,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from schemas.flow_params import CompareParams
 from tasks import cell_pool
-from tasks.configuration import check_protocol
+from tasks.configuration import ProtocolError, check_protocol
 from tasks.cost_models import derive_split_costs
 from tasks.evaluate import (
     decision_scores,
@@ -55,6 +57,7 @@ from tasks.evaluate import (
 from tasks.report.split_scores import pack_split_scores
 from tasks.storage import atomic_write_bytes, inside, state_home
 from tasks.train import build_estimator, fit_with_cost_selection
+from tasks.training_sets import COST_PROPORTIONATE, resample_training_set
 
 __all__ = [
     "CELL_FORMAT_VERSION",
@@ -124,11 +127,23 @@ class CellSpec(BaseModel):
     negative_costs: tuple[float, ...]
     inner_folds: int
     seed: int
+    training_set: str = "train"
 
     @property
     def key(self) -> str:
-        """sha256 of the canonical JSON of the spec (plus the result format version)."""
-        payload = json.dumps({"format": CELL_FORMAT_VERSION, **self.model_dump(mode="json")}, sort_keys=True)
+        """sha256 of the canonical JSON of the spec (plus the result format version).
+
+        The default ``training_set="train"`` is left out, so the keys of cells stored before training sets
+        existed stay valid. Under ``tvt`` the key also says that pruned trees are pruned on the validation
+        split (before, they held out part of the training split): ``tvt`` cells stored earlier are computed
+        again, the others keep their keys.
+        """
+        spec = self.model_dump(mode="json")
+        if spec["training_set"] == "train":
+            del spec["training_set"]
+        if spec["protocol"] == "tvt":
+            spec["pruning_set"] = "validation split"
+        payload = json.dumps({"format": CELL_FORMAT_VERSION, **spec}, sort_keys=True)
         return hashlib.sha256(payload.encode()).hexdigest()
 
     @property
@@ -200,6 +215,7 @@ class CellResult(BaseModel):
     rows: list[dict[str, float | int | None]]
     curves: dict[str, list[float | None]]
     seconds: float
+    cpu_seconds: float | None = None
     negative_cost: float | None = None
     selection_scores: dict[str, float | None] = {}
     params: dict[str, str] = {}
@@ -312,19 +328,37 @@ def describe_dataset_task(name: str) -> DatasetInfo:
 
 
 def _cost_matrices(spec: CellSpec, features, target, own_costs, split):
-    """Per-example costs of the training and test rows: a user dataset's own cost columns at the split's
-    rows, or a registered cost model fit on the training rows only.
+    """Per-example costs of the training, test and validation rows: a user dataset's own cost columns at the
+    split's rows, or a registered cost model fit on the training rows only.
 
-    Returns ``(train costs, test costs, parameters)``; all ``None`` without example-dependent costs.
+    Returns ``(train costs, test costs, validation costs, parameters)``; all ``None`` without
+    example-dependent costs (the validation costs are empty when the split has no validation rows).
     """
     if spec.cost_columns:
-        return own_costs[split.train], own_costs[split.test], {"cost_columns": list(spec.cost_columns)}
+        return (
+            own_costs[split.train],
+            own_costs[split.test],
+            own_costs[split.validation],
+            {"cost_columns": list(spec.cost_columns)},
+        )
     if spec.cost_model is None:
-        return None, None, None
+        return None, None, None, None
+    scored = np.concatenate([split.test, split.validation])
     costs = derive_split_costs(
-        spec.cost_model, features.iloc[split.train], target[split.train], features.iloc[split.test]
+        spec.cost_model, features.iloc[split.train], target[split.train], features.iloc[scored]
     )
-    return costs.train.values, costs.evaluated.values, costs.params()
+    evaluated = costs.evaluated.values
+    return costs.train.values, evaluated[: split.test.size], evaluated[split.test.size :], costs.params()
+
+
+def _pruning_set(estimator, split, features, target, validation_costs):
+    """The validation rows (and their costs) a pruned tree is pruned on under the ``tvt`` protocol (CSDT
+    paper, Section 4.2: pruning on a validation set); ``None`` when there is no validation split or the
+    estimator prunes nothing (it then holds out its own ``validation_fraction``)."""
+    if not split.validation.size or estimator.get_params(deep=False).get("pruning") is None:
+        return None
+    rows = (features[split.validation], target[split.validation])
+    return rows if validation_costs is None else (*rows, validation_costs)
 
 
 def _evaluate(spec: CellSpec, model, staged: bool, features, target, cost_matrix) -> list[dict]:
@@ -346,13 +380,16 @@ def compute_cell(spec: CellSpec, store: CellStore | None = None) -> dict:
         ``error`` and ``traceback`` (failures), ``rows`` (one metrics dict per ensemble size, ``n_estimators``
         ``None`` for non-ensembles), ``negative_cost`` and ``selection_scores`` (fixed-cost methods),
         ``params`` (the fitted estimator's parameters), ``curves`` (boosting trace), ``fit_seconds``,
-        ``n_train``, ``n_test``, ``tree_nodes`` (node count of a fitted tree, else ``None``) and
+        ``n_train`` (rows of the training set, after any resampling), ``n_test``, ``tree_nodes`` (node
+        count of a fitted tree, else ``None``), ``seconds`` (wall), ``cpu_seconds`` (CPU time of the
+        thread that ran the cell: what the cell costs on a shared machine, where wall time depends on the
+        load; helper threads of the stump search, which run only when a CPU is idle, are not counted),
         ``split_scores`` (repeat 0 / fold 0 only: the test labels, decision scores and costs, packed by
         ``tasks.report.split_scores.pack_split_scores``, for ROC and cost curves), ``started_at`` and
         ``ended_at`` (wall-clock seconds since the epoch: the child run's real start and end times).
     """
     started_at = time.time()
-    started = time.perf_counter()
+    started, started_cpu = time.perf_counter(), time.thread_time()
     result = {
         "format": CELL_FORMAT_VERSION,
         "key": spec.key,
@@ -373,26 +410,37 @@ def compute_cell(spec: CellSpec, store: CellStore | None = None) -> dict:
             holdout_test_fraction=spec.holdout_test_fraction,
             tvt_fractions=spec.tvt_fractions,
         )
-        train_costs, test_costs, cost_params = _cost_matrices(spec, frame, target, own_costs, split)
+        train_costs, test_costs, validation_costs, cost_params = _cost_matrices(
+            spec, frame, target, own_costs, split
+        )
+        training = resample_training_set(
+            spec.training_set,
+            features[split.train],
+            target[split.train],
+            train_costs,
+            random_state=derive_seed(spec.seed, spec.repeat, spec.fold, 4),
+        )
         estimator = build_estimator(
             spec.method, spec.method_params, random_state=derive_seed(spec.seed, spec.repeat, spec.fold, 2)
         )
         staged = supports_staged(estimator)
         if staged:
             estimator.set_params(n_estimators=max(spec.n_estimators))
+        pruning_set = _pruning_set(estimator, split, features, target, validation_costs)
         validation = None
         if split.validation.size and spec.cost_selection != "none":
             validation = (features[split.validation], target[split.validation])
         fitted = fit_with_cost_selection(
             estimator,
-            features[split.train],
-            target[split.train],
-            cost_matrix=train_costs,
+            training.features,
+            training.target,
+            cost_matrix=training.cost_matrix,
             cost_selection=spec.cost_selection,
             negative_costs=spec.negative_costs,
             inner_folds=spec.inner_folds,
             validation=validation,
             random_state=derive_seed(spec.seed, spec.repeat, spec.fold, 3),
+            fit_params={"validation": pruning_set} if pruning_set is not None else None,
         )
         result.update(
             rows=_evaluate(spec, fitted.model, staged, features[split.test], target[split.test], test_costs),
@@ -402,7 +450,7 @@ def compute_cell(spec: CellSpec, store: CellStore | None = None) -> dict:
             curves=trace_curves(fitted.model),
             cost_model_params=cost_params,
             fit_seconds=fitted.fit_seconds,
-            n_train=int(split.train.size),
+            n_train=int(training.target.size),
             n_test=int(split.test.size),
             tree_nodes=getattr(getattr(fitted.model, "tree_", None), "node_count", None),
             split_scores=pack_split_scores(
@@ -420,6 +468,7 @@ def compute_cell(spec: CellSpec, store: CellStore | None = None) -> dict:
             curves={},
         )
     result["seconds"] = time.perf_counter() - started
+    result["cpu_seconds"] = time.thread_time() - started_cpu
     result["started_at"], result["ended_at"] = started_at, time.time()
     if store is not None:
         store.save(result)
@@ -456,9 +505,19 @@ def plan_cells(
     Raises
     ------
     tasks.configuration.ProtocolError
-        When the protocol does not fit a dataset's class counts (before any cell is planned).
+        When the protocol does not fit a dataset's class counts, or a cost-proportionate training set is
+        asked of a dataset without example-dependent costs (before any cell is planned).
     """
     check_protocol(params, {info.name: (info.n_rows, info.n_positive) for info in datasets})
+    if params.training_set in COST_PROPORTIONATE:
+        costless = [info.name for info in datasets if info.cost_model is None and not info.cost_columns]
+        if costless:
+            raise ProtocolError(
+                [
+                    f"training set {params.training_set!r} samples in proportion to example-dependent costs, "
+                    f"which {', '.join(costless)} {'has' if len(costless) == 1 else 'have'} not"
+                ]
+            )
     return [
         CellSpec(
             dataset=info.name,
@@ -478,6 +537,7 @@ def plan_cells(
             negative_costs=params.negative_costs,
             inner_folds=params.inner_folds,
             seed=params.seed,
+            training_set=params.training_set,
         )
         for info in datasets
         for method in methods

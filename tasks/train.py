@@ -68,18 +68,19 @@ def has_class_costs(estimator) -> bool:
     return "negative_cost" in estimator.get_params(deep=False)
 
 
-def fit_estimator(estimator, features, target, cost_matrix=None):
-    """Fit in place; ``cost_matrix`` (n, 4) ``[C_FP, C_FN, C_TP, C_TN]`` is passed only when given.
+def fit_estimator(estimator, features, target, cost_matrix=None, **fit_params):
+    """Fit in place; ``cost_matrix`` (n, 4) ``[C_FP, C_FN, C_TP, C_TN]`` is passed only when given, and so
+    are other keyword arguments of ``fit`` (e.g. a tree's pruning ``validation`` set).
 
     The flows pass a business dataset's costs to every method on purpose, so the
     :class:`~algorithms.exceptions.CostMatrixIgnoredWarning` of the methods that do not use them (AdaBoost,
     RareBoost, SMOTEBoost, WOTBoost) is silenced here; ``cslearn methods list`` says which methods use costs.
     """
     if cost_matrix is None:
-        return estimator.fit(features, target)
+        return estimator.fit(features, target, **fit_params)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", CostMatrixIgnoredWarning)
-        return estimator.fit(features, target, cost_matrix=cost_matrix)
+        return estimator.fit(features, target, cost_matrix=cost_matrix, **fit_params)
 
 
 def _candidate_f1(estimator, negative_cost, train_x, train_y, score_x, score_y):
@@ -188,17 +189,19 @@ def fit_with_cost_selection(
     inner_folds: int = 3,
     validation: tuple | None = None,
     random_state: int = 0,
+    fit_params: Mapping | None = None,
 ) -> FittedModel:
     """Fit an estimator on a training fold, choosing C- first when it is a fixed-cost method.
 
     ``cost_selection="none"``, an estimator without ``negative_cost``, or a given ``cost_matrix`` (whose
-    per-example costs replace the class costs) fit the estimator as configured. Otherwise
+    per-example costs replace the class costs) fit the estimator as configured, with ``fit_params`` (other
+    keyword arguments of its ``fit``, such as a tree's pruning ``validation``). Otherwise
     ``select_negative_cost`` picks C- and the winner is fit on all of ``features`` (under ``"train"`` the
     selection fit is that model already).
     """
     started = time.perf_counter()
     if cost_selection == "none" or cost_matrix is not None or not has_class_costs(estimator):
-        model = fit_estimator(clone(estimator), features, target, cost_matrix)
+        model = fit_estimator(clone(estimator), features, target, cost_matrix, **(fit_params or {}))
         return FittedModel(model, fit_seconds=time.perf_counter() - started)
     mode = "validation" if validation is not None else cost_selection
     best, scores, model = select_negative_cost(

@@ -140,15 +140,28 @@ def minority_neighbours(X_minority, k_neighbors):
     return search.kneighbors(return_distance=False)  # without X, a point is not its own neighbour
 
 
-def synthesise_minority(X_minority, neighbours, allotment, random_state):
+def synthesise_minority(X_minority, neighbours, allotment, random_state, out=None):
     """Create ``g_i`` synthetic samples around every minority sample ``x_i`` (WOTBoost Alg. 2, lines 2-5).
 
     Each child is ``x_i + lambda (x_nn - x_i)`` with ``x_nn`` drawn uniformly from the ``k`` nearest
-    minority neighbours of ``x_i`` and ``lambda ~ U[0, 1]``.
+    minority neighbours of ``x_i`` and ``lambda ~ U[0, 1]``. The children are computed in place in ``out``
+    (one gather of the neighbours, then subtract, scale and add the parents), so a round allocates no
+    temporary of their size besides the parents' gather; the values are those of the expression above.
+
+    Parameters
+    ----------
+    X_minority : ndarray of shape (n_minority, n_features)
+    neighbours : ndarray of int of shape (n_minority, k)
+    allotment : ndarray of int of shape (n_minority,)
+        ``g_i``.
+    random_state : numpy.random.RandomState
+    out : ndarray of shape (sum(allotment), n_features), optional
+        Where to write the children (e.g. the tail of the round's training matrix); a new array if omitted.
 
     Returns
     -------
     X_synthetic : ndarray of shape (sum(allotment), n_features)
+        ``out`` when given.
     parents : ndarray of int of shape (sum(allotment),)
         Index (into ``X_minority``) of each child's parent ``x_i``.
     chosen_neighbours : ndarray of int of shape (sum(allotment),)
@@ -159,7 +172,11 @@ def synthesise_minority(X_minority, neighbours, allotment, random_state):
     chosen_neighbours = neighbours[parents, columns]
     step = random_state.uniform(0.0, 1.0, size=(parents.size, 1))
     X_parent = X_minority[parents]
-    return X_parent + step * (X_minority[chosen_neighbours] - X_parent), parents, chosen_neighbours
+    X_synthetic = np.take(X_minority, chosen_neighbours, axis=0, out=out)
+    X_synthetic -= X_parent
+    X_synthetic *= step
+    X_synthetic += X_parent
+    return X_synthetic, parents, chosen_neighbours
 
 
 # ------------------------------------------------------------------------------------- synthetic weights

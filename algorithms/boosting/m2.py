@@ -197,8 +197,9 @@ class SyntheticMinorityRounds:
     """Builds every round's training set of one ``fit``: originals plus ``N`` fresh synthetic positives.
 
     The positives' ``k`` nearest positive neighbours do not change between rounds, so they are searched
-    once, here; each call then allots ``N`` children with ``allot(N, D_t on positives, random_state)``,
-    interpolates them and weighs them with ``synthetic_weight``.
+    once, here, and so is the round's label vector; each call then allots ``N`` children with
+    ``allot(N, D_t on positives, random_state)``, interpolates them straight into the tail of a new
+    ``(n + N, n_features)`` training matrix (no stacking copy) and weighs them with ``synthetic_weight``.
 
     Parameters
     ----------
@@ -227,21 +228,21 @@ class SyntheticMinorityRounds:
         self.neighbours = (
             _m2_rules.minority_neighbours(self.X_minority, k_neighbors) if n_synthetic > 0 else None
         )
+        self.y_round = np.concatenate([y01, np.ones(n_synthetic, dtype=y01.dtype)])
 
     def __call__(self, weights, random_state):
         """``(X, y01, sample_weight)`` of the round whose distribution over the originals is ``weights``."""
         if self.n_synthetic == 0:
             return self.X, self.y01, weights
         allotment = self.allot(self.n_synthetic, weights[self.minority], random_state)
-        X_synthetic, parents, _ = _m2_rules.synthesise_minority(
-            self.X_minority, self.neighbours, allotment, random_state
+        n_samples = self.X.shape[0]
+        X_round = np.empty((n_samples + self.n_synthetic, self.X.shape[1]), dtype=self.X.dtype)
+        X_round[:n_samples] = self.X
+        _, parents, _ = _m2_rules.synthesise_minority(
+            self.X_minority, self.neighbours, allotment, random_state, out=X_round[n_samples:]
         )
         synthetic_weights = self.synthetic_weight(weights, self.minority, allotment, parents)
-        return (
-            np.vstack([self.X, X_synthetic]),
-            np.concatenate([self.y01, np.ones(self.n_synthetic, dtype=self.y01.dtype)]),
-            np.concatenate([weights, synthetic_weights]),
-        )
+        return X_round, self.y_round, np.concatenate([weights, synthetic_weights])
 
 
 class SMOTEBoost(M2BoostingClassifier):

@@ -37,6 +37,8 @@ EXAMPLES = """\
   cslearn compare --datasets wisconsin --protocol holdout --repeats 10 --n-estimators 25,50
   cslearn compare --datasets credit-scoring --methods csdt bmr-lr --json > result.json
   cslearn compare --protocol cv --repeats 10 --folds 5 --n-estimators 25,50,100,200   # the AdaCC protocol
+  cslearn compare --datasets credit-scoring --methods csdt,dt --protocol tvt --training-set rejection
+  cslearn compare --datasets direct-marketing --methods csdt --method-params '{"csdt": {"pruning": null}}'
 """
 
 #: ``CompareParams`` fields set from options of the same name.
@@ -51,11 +53,13 @@ _FIELDS = (
     "negative_costs",
     "inner_folds",
     "seed",
+    "training_set",
     "experiment",
     "tracking_uri",
     "dask_address",
     "max_workers",
     "cell_store",
+    "method_params",
 )
 
 #: Failure groups named in the one-line summary before "and N more".
@@ -78,6 +82,12 @@ def register(subparsers) -> None:
     )
     what.add_argument(
         "--methods", action=ListOption, metavar="KEY", help="method keys (default: every registered method)"
+    )
+    what.add_argument(
+        "--method-params",
+        type=_json_object,
+        metavar="JSON",
+        help='constructor overrides per method, e.g. \'{"csdt": {"pruning": null}}\'',
     )
     protocol = parser.add_argument_group("protocol")
     protocol.add_argument(
@@ -112,6 +122,12 @@ def register(subparsers) -> None:
         "--inner-folds", type=int, metavar="K", help="folds of --cost-selection inner-cv (3)"
     )
     protocol.add_argument("--seed", type=int, help="root seed of splits and estimators (default 0)")
+    protocol.add_argument(
+        "--training-set",
+        choices=("train", "under", "rejection", "over"),
+        help="train on the training split as drawn (default), under-sampled, or cost-proportionately "
+        "rejection- or over-sampled (CSDT paper; the last two need example costs)",
+    )
     where = parser.add_argument_group("where it runs and is recorded")
     where.add_argument(
         "--experiment", help="MLflow experiment: letters, digits, '.', '_' and '-' (default cslearn-compare)"
@@ -138,6 +154,17 @@ def register(subparsers) -> None:
     )
     output.add_argument("--no-progress", action="store_true", help="plain progress lines, no bar")
     parser.set_defaults(handler=run, options=option_names(parser))
+
+
+def _json_object(text: str) -> dict:
+    """A JSON object given on the command line (argparse turns the ``ValueError`` into a usage error)."""
+    value = json.loads(text)
+    if not isinstance(value, dict):
+        raise ValueError(f"expected a JSON object, got {type(value).__name__}")
+    return value
+
+
+_json_object.__name__ = "JSON object"
 
 
 def params_from_args(args: argparse.Namespace) -> dict:

@@ -24,7 +24,13 @@ from tasks.report.results import (
 )
 from tasks.report.source import RunRecord, load_run
 from tasks.report.split_scores import split_scores_frame
-from tasks.report.statistics import MethodComparison, compare_methods, friedman_test, rank_methods
+from tasks.report.statistics import (
+    MethodComparison,
+    compare_methods,
+    cumulative_table,
+    friedman_test,
+    rank_methods,
+)
 from tasks.report.tables import cost_table, leaderboard, per_dataset_table, rank_table, table_by_size
 from tasks.report.tasks import summarize_task
 from tasks.report.text import (
@@ -48,6 +54,7 @@ __all__ = [
     "child_run_payload",
     "compare_methods",
     "cost_table",
+    "cumulative_table",
     "describe_comparison",
     "format_leaderboard",
     "format_overall",

@@ -10,6 +10,11 @@ equivalent;
    Bonferroni-Dunn, each method against one control (``posthoc_demsar`` with a Bonferroni correction over the
    ``k - 1`` comparisons).
 
+:func:`cumulative_table` is AdaCC Table 7 with its paired evidence: each cumulative method against its
+non-cumulative counterpart (AdaCC1 vs AdaN-CC1, AdaCC2 vs AdaN-CC2) per ensemble size, the metric averaged
+over datasets, the relative decrease the paper quotes in Section 6.1, the datasets each side wins and the
+Wilcoxon signed-rank test over datasets (``scipy.stats.wilcoxon``; Demsar 2006, Section 3.1.3).
+
 The critical differences of the mean ranks, ``CD = q_alpha sqrt(k (k + 1) / (6 N))`` (Demsar 2006, Section
 3.2.2), are drawn on the critical-difference diagram; ``q_alpha`` is the studentized range quantile over
 ``sqrt 2`` (Nemenyi) or the normal quantile ``z_{alpha / (2 (k - 1))}`` (Bonferroni-Dunn), both from scipy.
@@ -28,10 +33,12 @@ from scipy import stats
 from tasks.report.results import LOWER_IS_BETTER, at_largest_size
 
 __all__ = [
+    "CUMULATIVE_PAIRS",
     "FriedmanResult",
     "MethodComparison",
     "compare_methods",
     "critical_difference",
+    "cumulative_table",
     "friedman_test",
     "rank_methods",
     "score_table",
@@ -244,3 +251,85 @@ def compare_methods(
         critical_difference=critical_difference(n_methods, n_datasets, alpha),
         critical_difference_control=critical_difference(n_methods, n_datasets, alpha, test="bonferroni-dunn"),
     )
+
+
+#: AdaCC Table 7: each cumulative method and its non-cumulative counterpart (AdaCC paper, Section 4).
+CUMULATIVE_PAIRS = (("adacc1", "adancc1"), ("adacc2", "adancc2"))
+
+
+def cumulative_table(
+    summary: pd.DataFrame,
+    metrics: tuple[str, ...] = ("balanced_accuracy", "g_mean", "tpr", "tnr", "f1", "auc", "opm"),
+    pairs: tuple[tuple[str, str], ...] = CUMULATIVE_PAIRS,
+) -> pd.DataFrame:
+    """AdaCC Table 7 with paired evidence: cumulative vs non-cumulative costs, per ensemble size and metric.
+
+    Parameters
+    ----------
+    summary : pandas.DataFrame
+        Output of :func:`tasks.report.results.summarize` holding both methods of at least one pair.
+    metrics : tuple of str
+        Metrics compared (those absent from the summary are skipped).
+    pairs : tuple of (str, str)
+        ``(cumulative, non-cumulative)`` method keys.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (pair, ``n_estimators``, metric) with ``cumulative``, ``non_cumulative`` (method keys),
+        ``datasets`` (those where both have a value), ``cumulative_mean`` and ``non_cumulative_mean``
+        (means over datasets of the fold means), ``relative_decrease`` (``1 - non_cumulative_mean /
+        cumulative_mean``, the paper's "relative decrease" of AdaN-CC), ``cumulative_wins`` and
+        ``non_cumulative_wins`` (datasets where each is strictly better) and ``wilcoxon_p`` (two-sided
+        signed-rank test over datasets; NaN with fewer than 2 datasets or no difference at all).
+
+    Raises
+    ------
+    ValueError
+        When no pair has both of its methods in the summary.
+    """
+    present = set(summary["method"])
+    usable = [pair for pair in pairs if set(pair) <= present]
+    if not usable:
+        raise ValueError(
+            f"no (cumulative, non-cumulative) pair of {list(pairs)} is in the summary; "
+            f"methods: {sorted(present)}"
+        )
+    rows = []
+    for cumulative, non_cumulative in usable:
+        for metric in metrics:
+            column = f"{metric}_mean"
+            if column not in summary or summary[column].isna().all():
+                continue
+            table = (
+                summary[summary["method"].isin([cumulative, non_cumulative])]
+                .pivot_table(index=["n_estimators", "dataset"], columns="method", values=column)
+                .reindex(columns=[cumulative, non_cumulative])
+            )
+            for size, block in table.groupby(level="n_estimators"):
+                both = block.dropna()
+                ours, theirs = both[cumulative], both[non_cumulative]
+                ours_mean, theirs_mean = float(ours.mean()), float(theirs.mean())
+                rows.append(
+                    {
+                        "cumulative": cumulative,
+                        "non_cumulative": non_cumulative,
+                        "n_estimators": size,
+                        "metric": metric,
+                        "datasets": int(len(both)),
+                        "cumulative_mean": ours_mean,
+                        "non_cumulative_mean": theirs_mean,
+                        "relative_decrease": 1.0 - theirs_mean / ours_mean if ours_mean else float("nan"),
+                        "cumulative_wins": int((ours > theirs).sum()),
+                        "non_cumulative_wins": int((theirs > ours).sum()),
+                        "wilcoxon_p": _wilcoxon(ours.to_numpy(), theirs.to_numpy()),
+                    }
+                )
+    return pd.DataFrame(rows)
+
+
+def _wilcoxon(first: np.ndarray, second: np.ndarray) -> float:
+    """Two-sided Wilcoxon signed-rank p-value of paired values; NaN when it is undefined."""
+    if len(first) < 2 or np.allclose(first, second):
+        return float("nan")
+    return float(stats.wilcoxon(first, second).pvalue)

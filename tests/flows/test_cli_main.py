@@ -41,6 +41,7 @@ def test_every_subcommand_group_is_registered():
         "retrain",
         "report",
         "figure",
+        "runs",
     }
 
 
@@ -204,3 +205,18 @@ def test_a_reader_that_stops_early_gets_no_traceback():
     assert first_line.startswith(b'{"name": ')
     assert "Traceback" not in stderr, stderr
     assert process.returncode in (0, 141)
+
+
+def test_compare_takes_a_training_set_and_method_params_as_json(capsys):
+    from flows.cli.compare import params_from_args
+
+    args = build_parser().parse_args(
+        ["compare", "--training-set", "over", "--method-params", '{"csdt": {"pruning": null}}']
+    )
+    assert params_from_args(args) == {"training_set": "over", "method_params": {"csdt": {"pruning": None}}}
+    for bad in ("[1]", "{x"):
+        with pytest.raises(SystemExit) as exited:
+            build_parser().parse_args(["compare", "--method-params", bad])
+        assert (
+            exited.value.code == 2 and "--method-params: invalid JSON object value" in capsys.readouterr().err
+        )

@@ -320,3 +320,43 @@ def test_tvt_cells_choose_the_negative_cost_on_the_validation_split(wisconsin, t
     )
     assert result["negative_cost"] == best
     assert result["selection_scores"] == {str(cost): pytest.approx(score) for cost, score in scores.items()}
+
+
+def test_tvt_cells_prune_trees_on_the_validation_split(wisconsin, tmp_path):
+    params = CompareParams(methods=("dt",), protocol="tvt", method_params={"dt": {"pruning": "error"}})
+    spec = plan_cells(params, [wisconsin], ["dt"])[0]
+    result = compute_cell(spec, CellStore(tmp_path))
+    assert result["status"] == "ok", result["traceback"]
+
+    dataset = load_dataset("wisconsin")
+    features, target = dataset.features.to_numpy(float), dataset.target
+    split = make_split(target, "tvt", repeat=0, seed=0)
+    model = METHODS["dt"](pruning="error", random_state=derive_seed(0, 0, 0, 2))
+    model.fit(
+        features[split.train],
+        target[split.train],
+        validation=(features[split.validation], target[split.validation]),
+    )
+    assert result["n_train"] == split.train.size
+    assert result["tree_nodes"] == model.tree_.node_count
+    predicted = model.predict(features[split.test])
+    expected = classification_report_dict(target[split.test], predicted)
+    assert result["rows"][0]["tpr"] == pytest.approx(expected["tpr"])
+
+
+def _key_before_training_sets(spec):
+    """The key as cells were stored before training sets and validation pruning existed."""
+    import hashlib
+
+    from tasks.cells import CELL_FORMAT_VERSION
+
+    legacy = {name: value for name, value in spec.model_dump(mode="json").items() if name != "training_set"}
+    payload = json.dumps({"format": CELL_FORMAT_VERSION, **legacy}, sort_keys=True)
+    return hashlib.sha256(payload.encode()).hexdigest()
+
+
+def test_only_tvt_keys_differ_from_those_stored_before_pruning_used_the_validation_split(wisconsin):
+    for protocol, unchanged in (("cv", True), ("holdout", True), ("tvt", False)):
+        params = CompareParams(methods=("dt",), protocol=protocol, repeats=1, folds=3)
+        spec = plan_cells(params, [wisconsin], ["dt"])[0]
+        assert (spec.key == _key_before_training_sets(spec)) is unchanged, protocol

@@ -171,6 +171,27 @@ def test_synthetic_samples_lie_on_segments_to_a_chosen_neighbour():
         np.testing.assert_allclose(x_new, X[parent] + step * direction, atol=1e-12)
 
 
+def test_children_written_into_out_equal_the_interpolation_bit_for_bit():
+    X = np.random.RandomState(2).normal(size=(30, 5))
+    neighbours = _m2_rules.minority_neighbours(X, 5)
+    allotment = np.random.RandomState(4).randint(0, 4, size=30)
+    draws = np.random.RandomState(3)
+    parents = np.repeat(np.arange(30), allotment)
+    columns = draws.randint(neighbours.shape[1], size=parents.size)
+    step = draws.uniform(0.0, 1.0, size=(parents.size, 1))
+    expected = X[parents] + step * (X[neighbours[parents, columns]] - X[parents])
+
+    matrix = np.full((2 + allotment.sum(), 5), np.nan)
+    written, got_parents, _ = _m2_rules.synthesise_minority(
+        X, neighbours, allotment, np.random.RandomState(3), out=matrix[2:]
+    )
+    assert np.shares_memory(written, matrix) and np.isnan(matrix[:2]).all()
+    np.testing.assert_array_equal(matrix[2:], expected)
+    np.testing.assert_array_equal(got_parents, parents)
+    alone, _, _ = _m2_rules.synthesise_minority(X, neighbours, allotment, np.random.RandomState(3))
+    np.testing.assert_array_equal(alone, expected)
+
+
 def test_children_share_their_parent_weight_evenly():
     minority_weights = np.array([0.2, 0.05, 0.0, 0.15])
     weights = np.concatenate([[0.1, 0.3, 0.2], minority_weights])  # three majority samples first
