@@ -2,7 +2,8 @@
 once, and nothing outlives the command: no worker process, no Prefect server, no MLflow run left RUNNING.
 
 Each test runs the real command in its own session, with Prefect's temporary server (no ``PREFECT_API_URL``)
-and a sqlite MLflow store, on two cells whose fits (10,000 SMOTEBoost rounds) would take minutes.
+and a sqlite MLflow store, on two cells whose fits (10,000 WOTBoost rounds on half of phoneme: no early stop)
+would take over a minute each.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ pytestmark = pytest.mark.slow
 
 CSLEARN = Path(sys.executable).parent / "cslearn"
 
-#: Seconds a stopped command may take to exit (its fits alone would take minutes).
+#: Seconds a stopped command may take to exit (its fits alone would take over a minute).
 STOP_SECONDS = 20
 
 
@@ -50,7 +51,7 @@ class LongCompare:
         self.log_path = tmp_path / "cli.log"
         self.cells = state_home() / "test-cells" / tmp_path.name  # cell stores live under $CSLEARN_HOME
         command = [
-            str(CSLEARN), "compare", "--datasets", "wisconsin", "--methods", "smoteboost", "--repeats", "1",
+            str(CSLEARN), "compare", "--datasets", "phoneme", "--methods", "wotboost", "--repeats", "1",
             "--folds", "2", "--n-estimators", "10000", "--max-workers", "2", "--no-progress",
             "--tracking-uri", self.tracking_uri, "--experiment", self.experiment,
             "--cell-store", str(self.cells),
@@ -77,7 +78,7 @@ class LongCompare:
             return workers if len(workers) >= 2 else None
 
         workers = _wait_for(two_workers, 120, "two fit workers")
-        time.sleep(8)  # the workers are importing, then fitting: minutes of work each
+        time.sleep(8)  # the workers are importing, then fitting: over a minute of work each
         assert all(worker.is_running() for worker in workers)
         [server] = [child for child in me.children() if "create_app" in " ".join(child.cmdline())]
         arguments = server.cmdline()
