@@ -85,10 +85,11 @@ def test_the_table_lists_the_best_candidate_first_and_the_verdict():
         "1.5000",
     ]
     assert lines[2].split()[0] == "dt"
-    assert lines[-2] == (
+    assert lines[-3] == (
         "cslearn-credit-scoring v3 (csdt) is now 'challenger'; champion v2 scored 0.4000 on the same holdout"
     )
-    assert lines[-1] == "MLflow parent run: abc123"
+    assert lines[-2] == "MLflow parent run: abc123"
+    assert lines[-1] == "no HTML report (nothing to report); once cells succeed: cslearn report abc123"
 
 
 def test_the_table_says_when_nothing_was_registered():
@@ -106,7 +107,7 @@ def test_the_table_says_when_nothing_was_registered():
         "previous_champion_savings": 0.1,
         "parent_run_id": "abc123",
     }
-    assert format_candidates(outcome).splitlines()[-2] == (
+    assert format_candidates(outcome).splitlines()[-3] == (
         "cslearn-direct-marketing: nothing registered: dt (savings 0.1000) repeats champion v3: same method,"
         " data fingerprint, code commit abc, holdout and score"
     )
