@@ -105,8 +105,9 @@ def check_feature_magnitude(X, *, estimator_name="the estimator", feature_names=
     name = f"column {column}" + (f" ({feature_names[column]!r})" if feature_names is not None else "")
     raise ValueError(
         f"{estimator_name} cannot use feature values this large: {name} holds {column_values[row]:.6g} at "
-        f"row {row}, beyond +-{FEATURE_MAGNITUDE_LIMIT:.3g} (the largest float32, the precision decision "
-        "trees compare features in). Rescale or transform the column, e.g. log or standardise it"
+        f"row {row}, beyond +-{FEATURE_MAGNITUDE_LIMIT:.3g} (the largest float32: every cslearn estimator "
+        "stops there, as decision trees compare features in float32). Rescale or transform the column, "
+        "e.g. log or standardise it"
     )
 
 
