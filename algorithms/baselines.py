@@ -293,19 +293,13 @@ class RUSBoost(RUSBoostClassifier):
         "check_sample_weight_equivalence_on_sparse_data": (
             "each round under-samples rows by count: a repeated row is twice as likely to be kept"
         ),
-        # flaky, not always failing: these checks fit without seeding on random labels (two classes since
-        # RUSBoost declares itself binary)
-        "check_sample_weights_list": (
-            "on the check's random labels an under-sampled round can be worse than random, and imblearn "
-            "then raises (measured: 2 of 10 unseeded runs)"
-        ),
         "check_estimator_sparse_matrix": (
-            "on the check's random labels an under-sampled round can be worse than random, and imblearn "
-            "then raises (measured: 2 of 40 unseeded runs)"
+            "on the check's random labels (random_state=0) the first under-sampled round is worse than "
+            "random, and imbalanced-learn's AdaBoost refuses to fit"
         ),
         "check_estimator_sparse_array": (
-            "on the check's random labels an under-sampled round can be worse than random, and imblearn "
-            "then raises (measured: 2 of 40 unseeded runs)"
+            "on the check's random labels (random_state=0) the first under-sampled round is worse than "
+            "random, and imbalanced-learn's AdaBoost refuses to fit"
         ),
     }
 
