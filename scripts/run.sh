@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # `make run`: the main job. Compares EVERY registered method on a default offline selection of datasets with a
-# shortened protocol (about 10 minutes on 2 cores), tracked in the project's MLflow store, then prints the
+# shortened protocol (about 3 minutes on 2 cores once installed), tracked in the project's MLflow store, then prints the
 # summary and how to browse it.
 #
 # Defaults (override through the environment):
