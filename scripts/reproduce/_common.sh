@@ -9,12 +9,7 @@ OUT="${CSLEARN_REPRO_OUT:-$PROJECT_DIR/.repro}"
 mkdir -p "$OUT"
 cd "$PROJECT_DIR"
 
-export PREFECT_HOME="${PREFECT_HOME:-$PROJECT_DIR/.prefect}"
-export PREFECT_SERVER_ANALYTICS_ENABLED=false
-export PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS="${PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS:-120}"
-export DO_NOT_TRACK=true
-export MLFLOW_DISABLE_TELEMETRY=true
-export MLFLOW_SERVER_ENABLE_JOB_EXECUTION=false
+source "$PROJECT_DIR/scripts/_environment.sh"
 # One thread per cell (the comparison runs two cells at once): both cores stay busy, and each cell's recorded
 # CPU time (cpu_seconds, what benchmarks/bench_protocol.py projects the full protocols from) is all its work.
 export NUMBA_NUM_THREADS="${NUMBA_NUM_THREADS:-1}"
