@@ -41,6 +41,7 @@ from tasks.report.figures import CHILD_FIGURE_DPI, child_run_figure, figure_png
 from tasks.report.split_scores import split_scores_frame
 from tasks.track import (
     ParentRun,
+    child_runs,
     log_child_run,
     log_metrics,
     log_table,
@@ -156,20 +157,11 @@ def find_earlier_runs(tracking_uri: str | None, experiment: str, config: str) ->
 
 
 def _child_runs_of(client, experiment_id: str, run_id: str) -> dict[str, str]:
-    children, token = {}, None
-    while True:
-        page = client.search_runs(
-            [experiment_id],
-            filter_string=f"tags.mlflow.parentRunId = '{run_id}'",
-            max_results=1000,
-            page_token=token,
-        )
-        for child in page:
-            tags = child.data.tags
-            children[f"{tags.get('dataset')}/{tags.get('method')}"] = child.info.run_id
-        token = page.token
-        if not token:
-            return dict(sorted(children.items()))
+    children = {
+        f"{child.data.tags.get('dataset')}/{child.data.tags.get('method')}": child.info.run_id
+        for child in child_runs(client, experiment_id, run_id)
+    }
+    return dict(sorted(children.items()))
 
 
 @task(name="reuse_earlier_run", cache_policy=NO_CACHE, **_TRACKING_RETRIES)

@@ -39,6 +39,7 @@ __all__ = [
     "SOURCE_ROOT",
     "ParentRun",
     "artifact_root",
+    "child_runs",
     "default_tracking_uri",
     "end_run",
     "ensure_experiment",
@@ -99,6 +100,22 @@ def tracking_client(tracking_uri: str | None = None) -> MlflowClient:
     if uri.startswith("sqlite:///"):
         Path(uri.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
     return MlflowClient(tracking_uri=uri)
+
+
+def child_runs(client: MlflowClient, experiment_id: str, parent_run_id: str) -> list:
+    """Every child run of ``parent_run_id`` (MLflow's ``mlflow.parentRunId`` tag), all result pages read."""
+    runs, token = [], None
+    while True:
+        page = client.search_runs(
+            [experiment_id],
+            filter_string=f"tags.mlflow.parentRunId = '{parent_run_id}'",
+            max_results=1000,
+            page_token=token,
+        )
+        runs.extend(page)
+        token = page.token
+        if not token:
+            return runs
 
 
 def ensure_experiment(client: MlflowClient, name: str, *, artifact_location: str | None = None) -> str:

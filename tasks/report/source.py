@@ -18,7 +18,7 @@ from mlflow import MlflowClient
 from mlflow.exceptions import MlflowException
 
 from tasks.report.results import ROUND_PREFIX
-from tasks.track import tracking_client
+from tasks.track import child_runs, tracking_client
 
 __all__ = ["TRACE_PREFIXES", "ChildRun", "RunRecord", "load_run"]
 
@@ -118,21 +118,6 @@ def _read_parquet_artifact(client: MlflowClient, run_id: str, path: str, availab
         return pd.read_parquet(Path(local))
 
 
-def _child_runs(client: MlflowClient, experiment_id: str, parent_run_id: str) -> list:
-    runs, token = [], None
-    while True:
-        page = client.search_runs(
-            [experiment_id],
-            filter_string=f"tags.mlflow.parentRunId = '{parent_run_id}'",
-            max_results=1000,
-            page_token=token,
-        )
-        runs.extend(page)
-        token = page.token
-        if not token:
-            return runs
-
-
 def _curves(client: MlflowClient, run) -> dict[str, list[float]]:
     curves = {}
     for key in sorted(run.data.metrics):
@@ -209,7 +194,7 @@ def load_run(run_id: str, tracking_uri: str | None = None) -> RunRecord:
     experiment = client.get_experiment(run.info.experiment_id)
     available = _artifact_paths(client, run_id, "results")
     children = sorted(
-        _map_io(lambda child: _child(client, child), _child_runs(client, run.info.experiment_id, run_id)),
+        _map_io(lambda child: _child(client, child), child_runs(client, run.info.experiment_id, run_id)),
         key=lambda child: (child.dataset or "", child.method or "", child.name),
     )
     purpose = tags.get("cslearn.purpose") or ("retrain" if "cslearn.holdout_key" in tags else "compare")
