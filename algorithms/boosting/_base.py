@@ -21,6 +21,8 @@ quantity                meaning
 ``weights``             the distribution ``D^t`` the weak learner was trained on (sums to 1)
 ``output``              the weak learner's ``h_t(x_i)`` in [-1, 1] on the original samples
 ``cumulative_votes``    margin of the previous rounds' ensemble, ``sum_{j<t} v_j(h_j(x_i)) h_j(x_i)``
+``vote_scale``          ``sum_{j<t} max(v+_j, v-_j)``, the previous rounds' vote magnitudes; a margin within
+                        ``_rules.tie_margin`` of 0 is a tie (a zero vote, counted negative)
 ``weighted_error``      ``sum_i D^t(i) (1 - y_i h_t(x_i)) / 2``
 ``costs``               the round's per-sample costs ``C^t_i`` (from ``round_costs``)
 ``alpha``               the learner's weight ``alpha_t`` (from ``alpha``), and any further quantity the
@@ -353,6 +355,7 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
         fit_weak_learner = self._weak_learner_fitter(X)
         round_training_set = self._round_training_set_builder(X, y01)
         cumulative_votes = np.zeros(X.shape[0])
+        vote_scale = 0.0
         self.estimators_, vote_weights, trace = [], [], {key: [] for key in TRACE_KEYS}
         self.stop_reason_ = "n_estimators"
         self.final_distribution_ = weights
@@ -366,6 +369,7 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
                 "weights": weights,
                 "output": output,
                 "cumulative_votes": cumulative_votes,
+                "vote_scale": vote_scale,
                 "weighted_error": _kernels.weighted_error(weights, y_signed, output),
             }
             costs = _apply(rules.round_costs, quantities)
@@ -380,8 +384,17 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
             votes = _apply(rules.vote, quantities)
             stop = _apply(rules.stop_after, quantities)
             # adds this round's votes to cumulative_votes in place, counting the partial ensemble's errors
+            vote_scale += max(abs(votes[0]), abs(votes[1]))
             fnr, fpr = _rules.error_rates(
-                *_kernels.ensemble_confusion(cumulative_votes, output, *votes, y_signed, class_mass, True)
+                *_kernels.ensemble_confusion(
+                    cumulative_votes,
+                    output,
+                    *votes,
+                    y_signed,
+                    class_mass,
+                    True,
+                    _rules.tie_margin(vote_scale),
+                )
             )
             self.estimators_.append(learner)
             vote_weights.append(votes)
@@ -495,7 +508,9 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
         score : ndarray of shape (n_samples,)
         """
         for margin, scale in self._staged_margins(X):
-            yield self._oriented(margin) / scale
+            score = self._oriented(margin) / scale
+            score[np.abs(score) <= _rules.TIE_TOLERANCE] = 0.0  # votes that cancel up to rounding: a tie
+            yield score
 
     def decision_function(self, X):
         """Normalised ensemble score ``sum_t alpha_t h_t(x) / sum_t alpha_t`` in [-1, 1] (spec section 1).

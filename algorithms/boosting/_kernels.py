@@ -35,15 +35,17 @@ def confusion_mass(y, score, mass):
 
     ``mass`` is ``D^t`` for weighted counts (RareBoost, balanced error) or ``sample_weight`` for counts.
     """
-    return ensemble_confusion(score, score, 0.0, 0.0, y, mass, False)
+    return ensemble_confusion(score, score, 0.0, 0.0, y, mass, False, 0.0)
 
 
 @njit(cache=True, nogil=True)
-def ensemble_confusion(cumulative_votes, output, positive_vote, negative_vote, y, mass, store):
+def ensemble_confusion(cumulative_votes, output, positive_vote, negative_vote, y, mass, store, tie):
     """:func:`confusion_mass` of the margin ``F_{t-1}(x_i) + v_t(h_t(x_i)) h_t(x_i)`` after this round's vote.
 
     ``v_t`` is ``positive_vote`` where ``h_t(x_i) >= 0`` and ``negative_vote`` elsewhere (AdaCC Eq. 4 and 5).
-    With ``store=True`` the new margin is written into ``cumulative_votes`` in the same pass.
+    A margin counts as a positive prediction only above ``tie`` (>= 0): votes that cancel up to rounding are
+    a tie, which counts as negative. With ``store=True`` the new margin is written into
+    ``cumulative_votes`` in the same pass.
     """
     true_positive = false_positive = true_negative = false_negative = 0.0
     for i in range(y.size):
@@ -51,7 +53,7 @@ def ensemble_confusion(cumulative_votes, output, positive_vote, negative_vote, y
         if store:
             cumulative_votes[i] = margin
         # branch-free: every cell adds the sample's mass or an exact 0.0
-        hit, miss = (mass[i], 0.0) if margin > 0 else (0.0, mass[i])
+        hit, miss = (mass[i], 0.0) if margin > tie else (0.0, mass[i])
         if y[i] > 0:
             true_positive += hit
             false_negative += miss

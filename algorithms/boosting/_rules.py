@@ -23,6 +23,12 @@ from algorithms.boosting import _kernels
 #: errors gets the finite alpha of this error (spec section 1) instead of an infinite one.
 ERROR_FLOOR = 1e-10
 
+#: Relative size below which an ensemble margin is a tie: ``|F(x)| <= TIE_TOLERANCE * sum_t |v_t|`` counts
+#: as a zero vote. Votes that cancel in exact arithmetic (a constant learner followed by its mirror image,
+#: e.g. AdaCC's published update after a first stump that predicts one class) leave a rounding residue of
+#: either sign; without this rule that residue decided the rates of Eq. 5 and flipped the costs every round.
+TIE_TOLERANCE = 1e-9
+
 
 class RoundCosts(NamedTuple):
     """The costs a round uses: per sample, plus one value per class for the trace.
@@ -149,6 +155,11 @@ def discrete_output(learner, X):
 
 
 # ----------------------------------------------------------------------------------------- round statistics
+def tie_margin(vote_scale):
+    """The largest margin still counted as a tie when the ensemble's vote magnitudes sum to ``vote_scale``."""
+    return TIE_TOLERANCE * float(vote_scale)
+
+
 def misclassified(y, output):
     """Boolean mask of the samples the weak learner gets wrong, ``I_i = 1[h_t(x_i) != y_i]`` (AdaCC Eq. 6)."""
     return y * output < 0

@@ -42,20 +42,25 @@ from algorithms.boosting._rules import (
     error_rates,
     example_row_weights,
     misclassified,
+    tie_margin,
 )
 
 __all__ = ["ADACC_RULES", "AdaCC1", "AdaCC2", "AdaNCC1", "AdaNCC2"]
 
 
 # ------------------------------------------------------------------------------------- the rates of Eq. 5
-def ensemble_error_rates(y, output, cumulative_votes, class_mass, alpha, cumulative):
+def ensemble_error_rates(y, output, cumulative_votes, vote_scale, class_mass, alpha, cumulative):
     """``(FNR_{1:t}, FPR_{1:t})`` (Eq. 5) of ``H_{1:t}(x) = sign(sum_{j<t} alpha_j h_j(x) + alpha h_t(x))``.
 
     Counted with ``class_mass`` (``sample_weight``; ones give the paper's ``/ |D+|`` and ``/ |D-|``); a zero
-    vote counts as a negative prediction. ``cumulative=False`` (AdaN-CC, Section 5.2) uses ``h_t`` alone.
+    vote, up to rounding (:func:`~algorithms.boosting._rules.tie_margin` of ``vote_scale + alpha``), counts
+    as a negative prediction. ``cumulative=False`` (AdaN-CC, Section 5.2) uses ``h_t`` alone.
     """
     if cumulative:
-        counts = _kernels.ensemble_confusion(cumulative_votes, output, alpha, alpha, y, class_mass, False)
+        tie = tie_margin(vote_scale + alpha)
+        counts = _kernels.ensemble_confusion(
+            cumulative_votes, output, alpha, alpha, y, class_mass, False, tie
+        )
     else:
         counts = _kernels.confusion_mass(y, output, class_mass)
     return error_rates(*counts)
@@ -82,14 +87,14 @@ def class_costs_as_published(false_negative_rate, false_positive_rate):
     return 1.0, 1.0 + false_positive_rate
 
 
-def published_costs(y, output, cumulative_votes, cost_mass, weighted_error, *, cumulative):
+def published_costs(y, output, cumulative_votes, vote_scale, cost_mass, weighted_error, *, cumulative):
     """Round costs of the published code: ``c+``, ``c-`` from the rates of ``H_{1:t}`` with its alpha.
 
     The rates count each sample with ``cost_mass`` (``sample_weight`` times the row weights of a
     ``cost_matrix``, ones without one).
     """
     rates = ensemble_error_rates(
-        y, output, cumulative_votes, cost_mass, log_odds_alpha(weighted_error), cumulative
+        y, output, cumulative_votes, vote_scale, cost_mass, log_odds_alpha(weighted_error), cumulative
     )
     positive_cost, negative_cost = class_costs_as_published(*rates)
     return RoundCosts(costs_by_class(y, positive_cost, negative_cost), positive_cost, negative_cost)
@@ -126,13 +131,13 @@ def cumulative_costs_as_printed(y, output, false_negative_rate, false_positive_r
     return costs
 
 
-def printed_costs(y, output, cumulative_votes, cost_mass, weighted_error, *, cumulative):
+def printed_costs(y, output, cumulative_votes, vote_scale, cost_mass, weighted_error, *, cumulative):
     """Round costs of Eq. 6, ``H_{1:t}`` built with the provisional ``alpha0 = 1/2 ln((1 - e) / e)``.
 
     The rates count each sample with ``cost_mass`` (as in :func:`published_costs`).
     """
     alpha0 = adaboost_alpha(weighted_error)
-    fnr, fpr = ensemble_error_rates(y, output, cumulative_votes, cost_mass, alpha0, cumulative)
+    fnr, fpr = ensemble_error_rates(y, output, cumulative_votes, vote_scale, cost_mass, alpha0, cumulative)
     per_sample = cumulative_costs_as_printed(y, output, fnr, fpr)
     return RoundCosts(per_sample, 1.0 + fnr if fnr > fpr else 1.0, 1.0 + fpr if fpr > fnr else 1.0)
 

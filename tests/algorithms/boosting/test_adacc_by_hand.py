@@ -214,3 +214,28 @@ def test_non_cumulative_ablations_by_hand(estimator_class, variant, formulation)
     for key in ("positive_cost", "negative_cost"):
         np.testing.assert_allclose(model.trace_[key], [r[key] for r in rounds], rtol=0, atol=TOLERANCE)
     np.testing.assert_allclose(model.final_distribution_, rounds[1]["weights"], rtol=0, atol=TOLERANCE)
+
+
+def test_mirror_image_constant_learners_are_a_tie_not_a_rounding_residue():
+    """AdaCC1: a first stump that predicts one class and its mirror image in round 2 cancel: a tie (negative).
+
+    One constant feature and 10 % positives: the stump cannot split, so it predicts the weighted majority,
+    ``h_1 = -1`` with ``e_1 = 0.1``; the published AdaCC1 update (``c+ = 2``) moves the positives' share to
+    exactly ``1 - e_1``, so ``h_2 = +1`` with ``e_2 = e_1`` and ``alpha_2 = alpha_1``. ``H_{1:2} = 0`` for
+    every sample: FNR = 1, FPR = 0, so ``c+ = 2`` and the misclassified negatives get the plain SAMME step,
+    which balances the classes at 1/2 (by hand: negatives ``e (1 - e) / e = 1 - e``, positives ``1 - e``).
+    When the rounding residue of ``alpha_2 - alpha_1`` decided the sign instead, the negatives got
+    ``c- = 2``, the shares flipped between 0.9 and 0.1 forever and AdaCC1 predicted every row positive
+    (issue 13's 45,000 x 50 benchmark: balanced accuracy 0.50 instead of 0.78).
+    """
+    x = np.zeros((200, 1))
+    y = (np.arange(200) % 10 == 5).astype(int)
+    model = AdaCC1(n_estimators=3).fit(x, y)
+    assert list(model.estimators_[0].predict(x)) == [0] * 200
+    assert list(model.estimators_[1].predict(x)) == [1] * 200
+    np.testing.assert_allclose(model.estimator_errors_[:2], [0.1, 0.1], rtol=1e-12)
+    np.testing.assert_allclose(model.trace_["positive_cost"][:2], [2.0, 2.0], rtol=0, atol=TOLERANCE)
+    np.testing.assert_allclose(model.trace_["negative_cost"][:2], [1.0, 1.0], rtol=0, atol=TOLERANCE)
+    np.testing.assert_allclose(model.trace_["positive_weight_share"][:2], [0.9, 0.5], rtol=0, atol=1e-12)
+    assert model.trace_["train_tpr"][1] == 0.0  # the tie H_{1:2} = 0 predicts negative
+    assert list(model.staged_predict(x))[1].tolist() == [0] * 200

@@ -68,12 +68,14 @@ def test_ensemble_confusion_adds_the_round_vote_and_stores_only_when_asked(seed)
     expected = confusion_by_numpy(y, margin, weights)
 
     untouched = cumulative.copy()
-    counts = _kernels.ensemble_confusion(untouched, output, positive_vote, negative_vote, y, weights, False)
+    counts = _kernels.ensemble_confusion(
+        untouched, output, positive_vote, negative_vote, y, weights, False, 0.0
+    )
     assert_allclose(counts, expected, rtol=1e-12)
     assert_array_equal(untouched, cumulative)
 
     stored = cumulative.copy()
-    counts = _kernels.ensemble_confusion(stored, output, positive_vote, negative_vote, y, weights, True)
+    counts = _kernels.ensemble_confusion(stored, output, positive_vote, negative_vote, y, weights, True, 0.0)
     assert_allclose(counts, expected, rtol=1e-12)
     assert_array_equal(stored, margin)  # the same arithmetic as numpy, bit for bit
 
@@ -84,3 +86,24 @@ def test_class_sums_split_by_the_sign_of_y():
         _kernels.class_sums(costs, y), (costs[y > 0].sum(), costs[y <= 0].sum()), rtol=1e-12, atol=0
     )
     assert _kernels.class_sums(np.array([2.0, 3.0, 5.0]), np.array([1.0, -1.0, 1.0])) == (7.0, 3.0)
+
+
+def test_ensemble_confusion_counts_a_margin_within_the_tie_as_negative():
+    """A margin at or below ``tie`` is a zero vote (negative); just above it, a positive prediction."""
+    y = np.array([1.0, 1.0, -1.0])
+    cumulative = np.array([-2.0, -2.0, -2.0])
+    output = np.ones(3)
+    mass = np.ones(3)
+    residue = 4e-16  # what alpha_2 - alpha_1 leaves when two mirror-image rounds cancel
+    assert _kernels.ensemble_confusion(cumulative, output, 2.0 + residue, 0.0, y, mass, False, 0.0) == (
+        2.0,
+        1.0,
+        0.0,
+        0.0,
+    )
+    assert _kernels.ensemble_confusion(cumulative, output, 2.0 + residue, 0.0, y, mass, False, 1e-9) == (
+        0.0,
+        0.0,
+        1.0,
+        2.0,
+    )
