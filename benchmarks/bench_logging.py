@@ -30,7 +30,8 @@ MAKE_RUN_CHILDREN = 120
 
 def _cells():
     from schemas.flow_params import CompareParams
-    from tasks.cells import compute_cell, describe_dataset, plan_cells
+    from tasks.cell_compute import compute_cell, describe_dataset
+    from tasks.cells import plan_cells
 
     params = CompareParams(
         datasets=("wisconsin",), methods=METHODS, repeats=1, folds=2, n_estimators=(25, 50)

@@ -5,15 +5,14 @@ is **CPU time** (core-seconds) of the thread or process that did the work, with 
 (``NUMBA_NUM_THREADS=1``, ``OPENBLAS_NUM_THREADS=1``); wall time on ``c`` free cores is core-seconds / ``c``.
 
 **The protocols, projected from measured cells.** Every ``compare`` cell records ``cpu_seconds``
-(``tasks.cells.compute_cell``). The reduced reproductions of ``scripts/reproduce/adacc.sh`` (R x 5-fold CV,
-T up to ``t`` from one fit, a C- grid of ``g`` values) and ``scripts/reproduce/wotboost.sh`` (R of the 100
-50/50 splits) leave their cells in the cell store; this benchmark reads them back and projects each
-(dataset, method) to the paper's protocol: the mean over its measured cells of their CPU seconds, each
-scaled to the paper's cell, times the paper's number of cells (AdaCC: 10 x 5 folds; WOTBoost: 100 splits).
-A cell scales by ``200 / t`` (rounds cost the same each; an early stop makes this an upper bound) and, for a
-fixed-cost method, whose cell fits one model per C- candidate (selection by training F1: the winner is one
-of them), by ``10 / g``. Without stored
-cells it first computes the cells of repeat 0 itself (fold 0 only with ``--quick``).
+(``tasks.cell_compute.compute_cell``). The reduced reproductions of ``scripts/reproduce/adacc.sh`` (R x 5-fold
+CV, T up to ``t`` from one fit, a C- grid of ``g`` values) and ``scripts/reproduce/wotboost.sh`` (R of the 100
+50/50 splits) leave their cells in the cell store; this benchmark reads them back and projects each (dataset,
+method) to the paper's protocol: the mean over its measured cells of their CPU seconds, each scaled to the
+paper's cell, times the paper's number of cells (AdaCC: 10 x 5 folds; WOTBoost: 100 splits). A cell scales by
+``200 / t`` (rounds cost the same each; an early stop makes this an upper bound) and, for a fixed-cost method,
+whose cell fits one model per C- candidate (selection by training F1: the winner is one of them), by ``10 /
+g``. Without stored cells it first computes the cells of repeat 0 itself (fold 0 only with ``--quick``).
 
 **Card fraud, every registered method a candidate.** ``retrain card-fraud`` fits every candidate on the same
 70 % of the 284,807 rows with the cost model's example-dependent costs and scores the 30 % holdout. Each
@@ -192,7 +191,8 @@ def compute_sample_cells(protocol: str, datasets, methods, *, repeats, folds, gr
     """Compute (and store) the cells of repeat 0 (fold 0 with ``quick``) of the datasets that have none yet
     (with ``quick``, only :data:`ANCHOR_METHODS`: the projection estimates the others from them)."""
     from schemas.flow_params import CompareParams
-    from tasks.cells import CellStore, compute_cell, describe_dataset, plan_cells
+    from tasks.cell_compute import CellStore, compute_cell, describe_dataset
+    from tasks.cells import plan_cells
 
     params = CompareParams(
         datasets=datasets,
@@ -436,7 +436,7 @@ def _format_candidates(table: pd.DataFrame) -> str:
 
 # ------------------------------------------------------------------------------------------------- main
 def main(quick: bool) -> None:
-    from tasks.cells import default_cell_store
+    from tasks.cell_compute import default_cell_store
 
     load_before = load_average()
     store = default_cell_store()

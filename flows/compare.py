@@ -25,14 +25,8 @@ from prefect.futures import as_completed
 
 from flows.runners import build_task_runner
 from schemas.flow_params import CompareParams
-from tasks.cells import (
-    CellStore,
-    cell_store_folder,
-    describe_dataset_task,
-    load_finished_cells,
-    plan_cells,
-    run_cell,
-)
+from tasks.cell_compute import CellStore, cell_store_folder
+from tasks.cells import describe_dataset_task, load_finished_cells, plan_cells, run_cell
 from tasks.comparison_runs import (
     ChildRunLog,
     cell_counts,

@@ -40,7 +40,7 @@ class CellProcessTaskRunner(ThreadPoolTaskRunner):
     pool (``tasks.cell_pool.ACTIVE_POOL``).
     """
 
-    def __init__(self, max_workers: int = 2, warm_module: str = "tasks.cells"):
+    def __init__(self, max_workers: int = 2, warm_module: str = "tasks.cell_compute"):
         super().__init__(max_workers=max_workers)
         self.warm_module = warm_module
         self._pool: CellPool | None = None

@@ -124,7 +124,7 @@ class CellPool:
         overlap the parent's own work instead of delaying the first fit).
     """
 
-    def __init__(self, max_workers: int, warm_module: str = "tasks.cells"):
+    def __init__(self, max_workers: int, warm_module: str = "tasks.cell_compute"):
         import psutil
         from loky import ProcessPoolExecutor
 

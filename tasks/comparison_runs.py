@@ -34,11 +34,11 @@ from prefect.cache_policies import NO_CACHE
 from prefect.runtime import flow_run
 
 from schemas.flow_params import CompareParams
-from tasks.cells import CellSpec, DatasetInfo
+from tasks.cell_compute import CellSpec, DatasetInfo
 from tasks.flow_parameters import logged_params
 from tasks.report import Progress, child_run_payload, summary_records
 from tasks.report.figures import CHILD_FIGURE_DPI, child_run_figure, figure_png
-from tasks.report.split_scores import split_scores_frame
+from tasks.split_scores import split_scores_frame
 from tasks.track import (
     ParentRun,
     child_runs,

@@ -7,7 +7,7 @@ never depends on where the code is installed or on the working directory, so ``m
 
     mlflow/mlflow.db        the default MLflow tracking store (``tasks.track.default_tracking_uri``)
     mlflow/artifacts/       the artifacts of its experiments
-    cells/                  the resumable results of ``compare`` cells (``tasks.cells.CellStore``)
+    cells/                  the resumable results of ``compare`` cells (``tasks.cell_compute.CellStore``)
 
 Datasets live in the dataset cache (``$CSLEARN_CACHE``, ``tasks.datasets.cache``). Every file is written
 through :func:`atomic_path`: to a temporary name beside the destination, renamed over it only when complete.

@@ -1,12 +1,10 @@
 """Results people can read: tables, statistics, figures and the HTML report of a ``compare`` or ``retrain``.
 
 Modules: ``results`` (per-cell table, mean ± std summaries), ``statistics`` (ranks, Friedman, Nemenyi,
-Bonferroni-Dunn), ``tables`` (the papers' table forms), ``text`` (terminal views), ``split_scores`` (one
-split's
-test scores and costs; cost curves), ``figures`` and ``boundaries`` (matplotlib), ``source`` (a run read back
-from MLflow), ``html`` and ``build`` (the self-contained HTML page), ``progress`` and ``tasks`` (what the
-flows
-call while running).
+Bonferroni-Dunn), ``tables`` (the papers' table forms), ``text`` (terminal views), ``figures`` and
+``boundaries`` (matplotlib), ``source`` (a run read back from MLflow), ``html`` and ``build`` (the
+self-contained HTML page), ``progress`` and ``tasks`` (what the flows call while running). One split's test
+scores and costs, which the cells pack, are read back by :mod:`tasks.split_scores`.
 """
 
 from tasks.report.build import build_report
@@ -23,7 +21,6 @@ from tasks.report.results import (
     summary_records,
 )
 from tasks.report.source import RunRecord, load_run
-from tasks.report.split_scores import split_scores_frame
 from tasks.report.statistics import (
     MethodComparison,
     compare_methods,
@@ -40,6 +37,7 @@ from tasks.report.text import (
     format_summary,
     leaderboard_markdown,
 )
+from tasks.split_scores import split_scores_frame
 
 __all__ = [
     "CELL_MEASURES",

@@ -8,8 +8,8 @@ from prefect import task
 from prefect.cache_policies import NO_CACHE
 
 from tasks.report.results import average_over_datasets, results_frame, summarize
-from tasks.report.split_scores import split_scores_frame
 from tasks.report.statistics import friedman_test, rank_methods
+from tasks.split_scores import split_scores_frame
 
 __all__ = ["summarize_task"]
 
@@ -19,7 +19,7 @@ def summarize_task(results: Sequence[Mapping], rank_metric: str = "opm") -> dict
     """The results table, its summary, dataset averages, ranks, Friedman test and one split's test scores.
 
     Keys: ``frame``, ``summary``, ``overall``, ``ranks`` and ``friedman`` (``None`` without the rank metric),
-    ``split_scores`` (:func:`tasks.report.split_scores.split_scores_frame`, for ROC and cost curves).
+    ``split_scores`` (:func:`tasks.split_scores.split_scores_frame`, for ROC and cost curves).
     """
     frame = results_frame(results)
     summary = summarize(frame)

@@ -23,7 +23,7 @@ from pydantic import ValidationError
 from flows.cli import main
 from flows.compare import run_compare
 from schemas.flow_params import CompareParams, RetrainParams
-from tasks.cells import cell_store_folder
+from tasks.cell_compute import cell_store_folder
 from tasks.configuration import validate_params
 from tasks.credentials import PASSWORD_VARIABLE, USERNAME_VARIABLE, redact_uri, use_uri_credentials
 from tasks.flow_parameters import logged_params, machine_environment

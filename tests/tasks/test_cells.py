@@ -11,15 +11,8 @@ from sklearn.tree import DecisionTreeClassifier
 from algorithms import METHODS
 from algorithms.metrics import classification_report_dict
 from schemas.flow_params import CompareParams
-from tasks.cells import (
-    CELL_FORMAT_VERSION,
-    CellSpec,
-    CellStore,
-    compute_cell,
-    describe_dataset,
-    load_finished_cells,
-    plan_cells,
-)
+from tasks.cell_compute import CELL_FORMAT_VERSION, CellSpec, CellStore, compute_cell, describe_dataset
+from tasks.cells import load_finished_cells, plan_cells
 from tasks.configuration import ProtocolError
 from tasks.datasets import load_dataset
 from tasks.evaluate import derive_seed, make_split
@@ -118,7 +111,7 @@ def test_a_failing_cell_is_recorded_and_not_reported_finished(wisconsin, tmp_pat
 
 def _corruptions(record: dict, key: str) -> dict[str, tuple[str, str]]:
     """Damaged versions of a valid record's file text, with the words the warning must use."""
-    from tasks.cells import record_checksum
+    from tasks.cell_compute import record_checksum
 
     def resealed(changed: dict) -> str:
         changed = {**changed}
@@ -348,7 +341,7 @@ def _key_before_training_sets(spec):
     """The key as cells were stored before training sets and validation pruning existed."""
     import hashlib
 
-    from tasks.cells import CELL_FORMAT_VERSION
+    from tasks.cell_compute import CELL_FORMAT_VERSION
 
     legacy = {name: value for name, value in spec.model_dump(mode="json").items() if name != "training_set"}
     payload = json.dumps({"format": CELL_FORMAT_VERSION, **legacy}, sort_keys=True)

@@ -12,7 +12,7 @@ import pytest
 from prefect.exceptions import TerminationSignal
 
 from tasks import storage, track
-from tasks.cells import default_cell_store
+from tasks.cell_compute import default_cell_store
 
 
 @pytest.fixture(scope="module")

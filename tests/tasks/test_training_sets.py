@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from schemas.flow_params import CompareParams
-from tasks.cells import CellStore, compute_cell, describe_dataset, plan_cells
+from tasks.cell_compute import CellStore, compute_cell, describe_dataset
+from tasks.cells import plan_cells
 from tasks.configuration import ProtocolError
 from tasks.training_sets import TRAINING_SETS, resample_training_set
 

@@ -7,10 +7,11 @@ import pandas as pd
 import pytest
 
 from schemas.flow_params import CompareParams
-from tasks.cells import compute_cell, describe_dataset, plan_cells
+from tasks.cell_compute import compute_cell, describe_dataset
+from tasks.cells import plan_cells
 from tasks.report.results import ROUND_PREFIX, child_run_payload, results_frame
 from tasks.report.source import ChildRun, RunRecord
-from tasks.report.split_scores import split_scores_frame
+from tasks.split_scores import split_scores_frame
 
 DATASETS = ("wisconsin", "pima", "direct-marketing")
 METHODS = ("adaboost", "adacc1", "dt", "bmr-lr")

@@ -10,11 +10,12 @@ import pytest
 
 from algorithms.metrics import auc, cost_loss, savings_score
 from schemas.flow_params import CompareParams
-from tasks.cells import compute_cell, describe_dataset, plan_cells
+from tasks.cell_compute import compute_cell, describe_dataset
+from tasks.cells import plan_cells
 from tasks.cost_models import fit_cost_model
 from tasks.datasets import load_dataset
 from tasks.evaluate import make_split
-from tasks.report.split_scores import (
+from tasks.split_scores import (
     SPLIT_SCORE_COLUMNS,
     cost_curve,
     pack_split_scores,
