@@ -1,20 +1,21 @@
 """Example-dependent costs in every boosting method (issue 8 point 1): test savings on the three business
 datasets, next to the cost-sensitive tree and Bayes minimum risk.
 
-Data: ``tasks.datasets.load_dataset`` of ``credit-scoring``, ``direct-marketing`` and ``card-fraud``; the
-larger two are subsampled to all positives plus ``NEGATIVES`` negatives (seed 0) so the whole table runs in
-minutes here. Costs: each dataset's registered cost model with its default (paper) parameters, fitted on
-the training rows only (``tasks.cost_models.fit_cost_model``).
+Data: ``tasks.datasets.load_dataset`` of ``credit-scoring``, ``direct-marketing`` and ``card-fraud``, every
+row. Costs: each dataset's registered cost model with its default (paper) parameters, fitted on the training
+rows only (``tasks.cost_models.fit_cost_model``).
 
 Protocols (``tasks.evaluate.make_split``, repeat 0, seed 0): ``holdout`` (stratified 50/50: every method
 fits on the training half; CSDT holds 30 % of it out for its cost pruning) and ``tvt`` (the CSDT paper's
 stratified train / validation / test, 40/30/30: every method fits on the training 40 %, CSDT prunes on the
-validation 30 %). All are scored on the test rows by savings (CSDT Eq. 4) and F1; methods whose ``predict``
-takes the rows' costs (AdaMEC, AdaMEC-Cal, CGAda-Cal, BMR) get the test rows' ``cost_matrix``.
+validation 30 %). Each method is fit as ``compare`` fits it (``tasks.train.fit_with_cost_selection``): with
+``fit(X, y, cost_matrix=...)``, a fixed-cost method choosing C- by savings first (on the training rows under
+``holdout``, on the validation rows under ``tvt``; ``tasks.train.regret_scale_grid``). All are scored on the
+test rows by savings (CSDT Eq. 4) and F1; methods whose ``predict`` takes the rows' costs (AdaMEC,
+AdaMEC-Cal, CGAda-Cal, BMR) get the test rows' ``cost_matrix``.
 
 Methods: every boosting method of ``algorithms.boosting.BOOSTING_METHODS`` with ``n_estimators=ROUNDS``
-stumps (SMOTEBoost and WOTBoost: their depth-3 tree), fitted with ``fit(X, y, cost_matrix=...)`` and their
-default class costs (ignored with a cost matrix); ``"csdt"`` (cost tree, cost pruning) and ``"bmr-lr"``
+stumps (SMOTEBoost and WOTBoost: their depth-3 tree); ``"csdt"`` (cost tree, cost pruning) and ``"bmr-lr"``
 (calibrated logistic regression with the Bayes minimum risk decision). A fit that raises is shown as
 ``error`` with its message below the table.
 
@@ -47,23 +48,16 @@ HEADER = (
 DATASETS = ("credit-scoring", "direct-marketing", "card-fraud")
 PROTOCOLS = ("holdout", "tvt")
 ROUNDS, QUICK_ROUNDS = 100, 20
-NEGATIVES = 40_000
 REFERENCE_METHODS = ("csdt", "bmr-lr")
 
 
-def load_subsample(name: str, negatives: int = NEGATIVES, seed: int = 0):
-    """Features (DataFrame) and 0/1 target of a dataset: all positives and at most ``negatives`` negatives."""
+def load_business(name: str):
+    """Features (DataFrame), 0/1 target and row count of a business dataset, every row."""
     from tasks.datasets import load_dataset
 
     dataset = load_dataset(name)
     target = np.asarray(dataset.target).astype(int)
-    negative_rows = np.flatnonzero(target == 0)
-    if negative_rows.size > negatives:
-        kept = np.random.default_rng(seed).choice(negative_rows, size=negatives, replace=False)
-        rows = np.sort(np.concatenate([np.flatnonzero(target == 1), kept]))
-    else:
-        rows = np.arange(target.size)
-    return dataset.features.iloc[rows].reset_index(drop=True), target[rows], target.size
+    return dataset.features.reset_index(drop=True), target, target.size
 
 
 def split_problem(name: str, features, target, protocol: str):
@@ -93,21 +87,24 @@ def build(key: str, rounds: int):
 
 
 def fit_and_score(key: str, rounds: int, train, validation, test):
-    """Fit one method on the training rows and score it on the test rows: (savings, F1, positive share, s)."""
+    """Fit one method as ``compare`` does and score it on the test rows: (savings, F1, share flagged, s)."""
+    from tasks.evaluate import predict_labels
+    from tasks.train import fit_with_cost_selection
+
     (X_train, y_train, c_train), (X_test, y_test, c_test) = train, test
-    model = build(key, rounds)
     started = time.perf_counter()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", CostMatrixIgnoredWarning)
-        if key == "csdt" and validation is not None:
-            model.fit(X_train, y_train, cost_matrix=c_train, validation=validation)
-        else:
-            model.fit(X_train, y_train, cost_matrix=c_train)
+        fitted = fit_with_cost_selection(
+            build(key, rounds),
+            X_train,
+            y_train,
+            cost_matrix=c_train,
+            validation=validation,
+            fit_params={"validation": validation} if key == "csdt" and validation is not None else None,
+        )
     seconds = time.perf_counter() - started
-    if "cost_matrix" in model.predict.__code__.co_varnames:
-        predicted = model.predict(X_test, cost_matrix=c_test)
-    else:
-        predicted = model.predict(X_test)
+    predicted = predict_labels(fitted.model, X_test, c_test)
     return (
         savings_score(y_test, predicted, c_test),
         f1(y_test, predicted),
@@ -121,7 +118,7 @@ def run(datasets, rounds):
     results, errors, sizes = {}, {}, {}
     keys = [*BOOSTING_METHODS, *REFERENCE_METHODS]
     for name in datasets:
-        features, target, full_rows = load_subsample(name)
+        features, target, full_rows = load_business(name)
         sizes[name] = (full_rows, target.size, int(target.sum()))
         for protocol in PROTOCOLS:
             train, validation, test = split_problem(name, features, target, protocol)

@@ -5,9 +5,11 @@ For one business dataset (credit scoring, direct marketing, card fraud: CSDT pap
 1. loads the dataset and draws a deterministic, stratified holdout (seeded and keyed on the data fingerprint);
 2. fits the dataset's cost model on the training rows only and derives both splits' example-dependent cost
    matrices ``[C_FP, C_FN, C_TP, C_TN]``;
-3. fits every candidate method with the training costs, scores it by savings (CSDT paper, Eq. 4) on the
-   holdout and logs it as a child run with its model (one parent run per flow run, tagged with the Prefect
-   flow-run id, git commit and data fingerprint); a candidate whose fit fails is logged FAILED and left out;
+3. fits every candidate method with the training costs (a fixed-cost method choosing C- by training
+   savings first), two at once, each in a worker process, scores it by savings (CSDT paper,
+   Eq. 4) on the holdout and logs it as a child run with its model (one parent run per flow run, tagged
+   with the Prefect flow-run id, git commit and data fingerprint); a candidate whose fit fails is logged
+   FAILED and left out;
 4. registers the best candidate from its logged model (``<dataset>-<method>``, which carries the fitted cost
    model and serves cost-aware decisions) as a new version of the dataset's registered model, with a
    description of its holdout metrics and the comparison against the champion, and moves the alias
@@ -31,6 +33,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from prefect import flow, get_run_logger
+from prefect.futures import as_completed
 
 from flows.runners import CellProcessTaskRunner
 from schemas.flow_params import RetrainParams
@@ -54,10 +57,10 @@ __all__ = ["RETRAIN_RETRIES", "retrain", "run_retrain"]
 RETRAIN_RETRIES = {"retries": 2, "retry_delay_seconds": 120}
 
 
-@flow(  # each candidate's fit in a worker process: Ctrl-C stops it at once
+@flow(  # each candidate's fit in a worker process, two at once: Ctrl-C stops them at once
     name="retrain",
     validate_parameters=True,
-    task_runner=CellProcessTaskRunner(1, warm_module="tasks.train"),
+    task_runner=CellProcessTaskRunner(2, warm_module="tasks.train"),
     **RETRAIN_RETRIES,
 )
 @flat_parameters(RetrainParams, choices={"dataset": "business_datasets", "candidates": "methods"})
@@ -88,8 +91,8 @@ def retrain(params: RetrainParams) -> dict:
         results, failed = {}, {}
         progress = CandidateProgress(len(params.candidates))
         bar = ProgressArtifact(len(params.candidates), description="candidates fitted")
-        for method in params.candidates:
-            state = fit_and_log_candidate_task(
+        futures = {
+            fit_and_log_candidate_task.submit(
                 data,
                 method,
                 tracking_uri=run.tracking_uri,
@@ -97,16 +100,22 @@ def retrain(params: RetrainParams) -> dict:
                 parent_run_id=run.run_id,
                 method_params=params.method_params.get(method),
                 seed=params.seed,
-                return_state=True,
-            )
+                cost_selection=params.cost_selection,
+            ): method
+            for method in params.candidates
+        }
+        for future in as_completed(futures):
+            future.wait()  # the final state, not the last one seen
+            method, state = futures[future], future.state
             if state.is_completed():
-                results[method] = state.result()
+                results[method] = future.result()
             else:  # its child run is marked FAILED; the other candidates still compete
                 failed[method] = str(state.message)
                 logger.warning("candidate %s failed: %s", method, state.message)
             logger.info(progress.update())
             bar.update(progress.done)
         bar.finish()
+        results = {method: results[method] for method in params.candidates if method in results}
         best = best_candidate(results, failed, params.dataset)
         decision = register_and_promote_task(
             run.tracking_uri, params.registered_model_name, best, data, run.run_id

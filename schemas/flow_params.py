@@ -246,10 +246,12 @@ class CompareParams(BaseModel):
         Section 5.2): ``train`` fits every candidate on the training fold and keeps the best training F1 (the
         paper's choice), ``inner-cv`` scores candidates by mean F1 over ``inner_folds`` stratified inner folds
         and refits the winner on the whole training fold, ``none`` keeps the estimator's default.
-        Under ``tvt``
-        the validation split scores the candidates whenever selection is on.
+        Under ``tvt`` the validation split scores the candidates whenever selection is on. On a dataset with
+        example-dependent costs the score is savings (CSDT Eq. 4) instead of F1 and the grid is
+        ``tasks.train.regret_scale_grid`` (C- scales the negatives' regret from the regrets' own ratio to
+        equal class costs) instead of ``negative_costs``.
     negative_costs : tuple of float
-        The C- grid.
+        The C- grid (datasets without example-dependent costs).
     inner_folds : int
         Stratified inner folds of ``cost_selection="inner-cv"``.
     seed : int
@@ -267,7 +269,7 @@ class CompareParams(BaseModel):
     dask_address : str or None
         ``tcp://HOST:PORT`` of a running Dask scheduler; ``None`` runs cells on a thread pool.
     max_workers : int
-        Threads of the default task runner.
+        Cells fitted at once by the default task runner (each in its own worker process).
     cell_store : str or None
         Folder of the resumable per-cell results inside the state folder (``$CSLEARN_HOME``, see
         ``tasks.storage``), relative to it (an absolute path inside it is made relative when the validation
@@ -411,6 +413,10 @@ class RetrainParams(BaseModel):
         Explicit cost-model parameters (default: the paper's).
     cache_dir : str or None
         Dataset cache folder; ``None`` means the data layer's default.
+    cost_selection : {"train", "none"}
+        ``train``: a fixed-cost candidate (one with a ``negative_cost`` parameter) chooses C- on the training
+        rows by savings (``tasks.train.regret_scale_grid``, as ``compare`` does on business datasets);
+        ``none``: it keeps its configured C-.
     """
 
     # An error never echoes its input: a refused tracking URI may carry a password.
@@ -427,6 +433,7 @@ class RetrainParams(BaseModel):
     method_params: dict[str, dict[str, ScalarParam]] = Field(default_factory=dict)
     cost_params: dict[str, ScalarParam] = Field(default_factory=dict)
     cache_dir: str | None = None
+    cost_selection: Literal["train", "none"] = "train"
 
     @field_validator("dataset")
     @classmethod

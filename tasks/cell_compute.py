@@ -75,7 +75,9 @@ __all__ = [
 #: 4: records carry ``format`` and ``checksum``; a user dataset's cost columns are part of the spec.
 #: 5: boosting with a cost matrix derives costs from regrets (issue 8); AdaMEC and the calibrated variants
 #:    decide with the test rows' costs.
-CELL_FORMAT_VERSION = 5
+#: 6: fixed-cost methods with a cost matrix select C- by savings (``tasks.train.regret_scale_grid``); votes
+#:    that cancel up to rounding are a tie (AdaCC1 after a constant first stump).
+CELL_FORMAT_VERSION = 6
 
 logger = logging.getLogger(__name__)
 
@@ -411,6 +413,8 @@ def compute_cell(spec: CellSpec, store: CellStore | None = None) -> dict:
         validation = None
         if split.validation.size and spec.cost_selection != "none":
             validation = (features[split.validation], target[split.validation])
+            if training.cost_matrix is not None:  # selection by savings on the validation rows' costs
+                validation = (*validation, validation_costs)
         fitted = fit_with_cost_selection(
             estimator,
             training.features,

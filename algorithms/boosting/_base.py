@@ -584,10 +584,12 @@ trace_, stop_reason_
     Notes
     -----
     Per-sample costs: ``C_i = C+`` for positives and ``C-`` for negatives, used as given. With
-    ``fit(..., cost_matrix=M)`` the class costs are ignored; each row's regret ``r_i`` (``C_FN - C_TP`` for a
-    positive, ``C_FP - C_TN`` for a negative, clipped at 0) gives the class costs ``C_i = c(y_i)``,
-    ``c(+-) = R+- / max(R+, R-)`` with ``R+-`` the class mean regret (``C+ / C-`` exactly when the matrix is
-    constant per class), and row weights ``w_i = r_i / R_{y_i}`` that multiply ``D^1`` (a row without regret
+    ``fit(..., cost_matrix=M)`` each row's regret ``r_i`` (``C_FN - C_TP`` for a positive, ``C_FP - C_TN``
+    for a negative, clipped at 0) gives the class costs ``C_i = c(y_i)``,
+    ``c(+-) = C+- R+- / max(C+ R+, C- R-)`` with ``R+-`` the class mean regret (``C+ / C-`` exactly when the
+    matrix is constant per class and ``C+- = 1``): ``C+`` and ``C-`` then *scale* their class's regret, so
+    the defaults use the regrets as they are and a selection of ``C-`` (``tasks.train``) tunes how strongly
+    the rules follow them. Row weights ``w_i = r_i / R_{y_i}`` multiply ``D^1`` (a row without regret
     starts, and stays, at weight 0).
 """
 )
@@ -598,7 +600,7 @@ class FixedCostBoostingClassifier(BaseBoostingClassifier):
 
     Without ``cost_matrix`` the per-sample cost is ``C_i = positive_cost`` (C+, the cost of missing a
     positive) for positives and ``negative_cost`` (C-) for negatives. With ``cost_matrix``, ``C_i`` is the
-    class cost ``c(y_i) = R_{y_i} / max(R+, R-)`` from the class mean regrets
+    class cost ``c(y_i) = C_{y_i} R_{y_i} / max(C+ R+, C- R-)`` from the class mean regrets
     (:func:`~algorithms.boosting._rules.example_costs_from_matrix`) and each row's regret over its class mean
     weights ``D^1`` (:meth:`_row_weights`). The costs reach the rules as the quantity ``fixed_costs``;
     :func:`~algorithms.boosting._rules.fixed_round_costs` and

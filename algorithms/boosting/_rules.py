@@ -73,19 +73,23 @@ def class_mean_regrets(y, cost_matrix):
     return means
 
 
-def example_costs_from_matrix(y, cost_matrix):
+def example_costs_from_matrix(y, cost_matrix, positive_cost=1.0, negative_cost=1.0):
     """The class costs ``C_i = c(y_i)`` the fixed-cost rules use with an example-dependent cost matrix.
 
-    ``c(+) = R+ / max(R+, R-)`` and ``c(-) = R- / max(R+, R-)`` where ``R+-`` is the class's mean regret
-    (:func:`class_mean_regrets`). When the matrix is constant per class this is ``C+ / C-`` of the class-cost
-    case scaled to max 1 (with ``C_TP = C_TN = 0``: ``C+ = C_FN``, ``C- = C_FP``). The spread *within* a class
-    goes to the initial distribution instead (:func:`example_row_weights`), so no rule multiplies by a
-    heavy-tailed per-row cost round after round (issue 8: with ``C_FN / max C_FN`` almost every cost was near
-    0 and the compounding rules collapsed to one class).
+    ``c(+-) = C+- R+- / max(C+ R+, C- R-)`` where ``R+-`` is the class's mean regret
+    (:func:`class_mean_regrets`) and ``C+-`` the estimator's class costs, which with a cost matrix *scale*
+    their class's regret (the defaults ``C+ = C- = 1`` use the regrets as they are; ``tasks.train`` selects
+    ``C-`` on the training rows by savings, as the AdaCC paper selects it by F1 without a matrix). When the
+    matrix is constant per class and ``C+- = 1`` this is ``C+ / C-`` of the class-cost case scaled to max 1
+    (with ``C_TP = C_TN = 0``: ``C+ = C_FN``, ``C- = C_FP``). The spread *within* a class goes to the
+    initial distribution instead (:func:`example_row_weights`), so no rule multiplies by a heavy-tailed
+    per-row cost round after round (issue 8: with ``C_FN / max C_FN`` almost every cost was near 0 and the
+    compounding rules collapsed to one class).
     """
     regret_positive, regret_negative = class_mean_regrets(y, cost_matrix)
-    largest = max(regret_positive, regret_negative)
-    return costs_by_class(y, regret_positive / largest, regret_negative / largest)
+    positive, negative = positive_cost * regret_positive, negative_cost * regret_negative
+    largest = max(positive, negative)
+    return costs_by_class(y, positive / largest, negative / largest)
 
 
 def example_row_weights(y, cost_matrix):
@@ -117,24 +121,25 @@ def per_round_cost_factors(fixed_costs, rounds):
 def derive_fixed_costs(y, positive_cost, negative_cost, cost_matrix=None):
     """The per-sample costs ``C_i`` of the fixed-cost methods and their calibrated variants.
 
-    The one place they are derived: :func:`example_costs_from_matrix` with a ``cost_matrix``, else
-    :func:`costs_by_class` from ``C+`` and ``C-``.
+    The one place they are derived: :func:`example_costs_from_matrix` (the class mean regrets scaled by
+    ``C+-``) with a ``cost_matrix``, else :func:`costs_by_class` from ``C+`` and ``C-``.
     """
     if cost_matrix is not None:
-        return example_costs_from_matrix(y, cost_matrix)
+        return example_costs_from_matrix(y, cost_matrix, positive_cost, negative_cost)
     return costs_by_class(y, positive_cost, negative_cost)
 
 
-def row_decision_thresholds(cost_matrix):
-    """Per-row minimum-expected-cost threshold ``t_i = r-_i / (r+_i + r-_i)`` on ``p(+|x_i)`` (Elkan 2001).
+def row_decision_thresholds(cost_matrix, positive_cost=1.0, negative_cost=1.0):
+    """Per-row minimum-expected-cost threshold ``t_i = C- r-_i / (C+ r+_i + C- r-_i)`` on ``p(+|x_i)``.
 
     ``r+ = C_FN - C_TP`` and ``r- = C_FP - C_TN`` (clipped at 0): predicting positive is cheaper in
-    expectation iff ``r+ p > r- (1 - p)``. It equals the Bayes minimum risk threshold
-    ``(C_FP - C_TN) / (C_FN - C_TN - C_TP + C_FP)`` (CSDT Section 2.3) for reasonable costs; a row without any
-    regret gets ``+inf`` (never positive).
+    expectation iff ``r+ p > r- (1 - p)`` (Elkan 2001). With ``C+- = 1`` it equals the Bayes minimum risk
+    threshold ``(C_FP - C_TN) / (C_FN - C_TN - C_TP + C_FP)`` (CSDT Section 2.3) for reasonable costs; the
+    class costs ``C+-`` scale their class's regret, as in :func:`example_costs_from_matrix`. A row without
+    any regret gets ``+inf`` (never positive).
     """
-    regret_positive = np.maximum(cost_matrix[:, 1] - cost_matrix[:, 2], 0.0)
-    regret_negative = np.maximum(cost_matrix[:, 0] - cost_matrix[:, 3], 0.0)
+    regret_positive = positive_cost * np.maximum(cost_matrix[:, 1] - cost_matrix[:, 2], 0.0)
+    regret_negative = negative_cost * np.maximum(cost_matrix[:, 0] - cost_matrix[:, 3], 0.0)
     total = regret_positive + regret_negative
     return np.divide(regret_negative, total, out=np.full(total.shape, np.inf), where=total > 0)
 

@@ -74,7 +74,9 @@ class AdaMEC(FixedCostBoostingClassifier):
         thresholds = None
         for margin, _ in self._staged_margins(X, plain_votes):
             if thresholds is None:
-                thresholds = row_decision_thresholds(check_cost_matrix(cost_matrix, margin.shape[0]))
+                thresholds = row_decision_thresholds(
+                    check_cost_matrix(cost_matrix, margin.shape[0]), self.positive_cost, self.negative_cost
+                )
             yield self._oriented(expit(2.0 * margin) - thresholds)
 
     def staged_predict(self, X, cost_matrix=None):

@@ -190,14 +190,17 @@ class _CalibratedCostBoosting(ClassifierMixin, BaseEstimator):
         X : array-like of shape (n_samples, n_features)
         cost_matrix : array-like of shape (n_samples, 4), default=None
             The rows' own costs ``[C_FP, C_FN, C_TP, C_TN]``: row ``i`` is positive iff
-            ``p(+|x_i) > r-_i / (r+_i + r-_i)`` with its regrets ``r+ = C_FN - C_TP``, ``r- = C_FP - C_TN``
-            (the Bayes minimum risk rule, CSDT Section 2.3). ``None``: ``C- / (C+ + C-)`` of the fit.
+            ``p(+|x_i) > C- r-_i / (C+ r+_i + C- r-_i)`` with its regrets ``r+ = C_FN - C_TP``,
+            ``r- = C_FP - C_TN`` (the Bayes minimum risk rule, CSDT Section 2.3, at the default
+            ``C+ = C- = 1``). ``None``: ``C- / (C+ + C-)`` of the fit.
         """
         positive = self._positive_probability(X)
         if cost_matrix is None:
             thresholds = self.decision_threshold_
         else:
-            thresholds = row_decision_thresholds(check_cost_matrix(cost_matrix, positive.shape[0]))
+            thresholds = row_decision_thresholds(
+                check_cost_matrix(cost_matrix, positive.shape[0]), self.positive_cost, self.negative_cost
+            )
         decision = positive - thresholds
         decision = decision if self.pos_label_ == self.classes_[1] else -decision
         return self.classes_[(decision > 0).astype(int)]

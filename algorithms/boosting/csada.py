@@ -274,7 +274,7 @@ trace_, stop_reason_
             right = np.where(positive, float(self.true_positive_cost), float(self.true_negative_cost))
             return np.column_stack([wrong, right])
 
-        wrong = example_costs_from_matrix(y, cost_matrix)
+        wrong = example_costs_from_matrix(y, cost_matrix, self.positive_cost, self.negative_cost)
         for condition, label, name, column in (
             ("c10 > c00", positive, "positives", "C_FN - C_TP"),
             ("c01 > c11", ~positive, "negatives", "C_FP - C_TN"),

@@ -73,6 +73,11 @@ def register(subparsers) -> None:
         help="MLflow tracking URI (default $MLFLOW_TRACKING_URI or the store in $CSLEARN_HOME)",
     )
     parser.add_argument("--cache-dir", help="dataset cache folder (default $CSLEARN_CACHE or the user cache)")
+    parser.add_argument(
+        "--cost-selection",
+        choices=("train", "none"),
+        help="fixed-cost candidates choose C- by training savings ('train', the default) or keep theirs",
+    )
     parser.add_argument("--json", action="store_true", help="print the summary and the parent run id as JSON")
     parser.set_defaults(handler=run, options=option_names(parser))
 
@@ -89,6 +94,7 @@ def params_from_args(args: argparse.Namespace) -> dict:
         "model_name",
         "tracking_uri",
         "cache_dir",
+        "cost_selection",
     ):
         value = getattr(args, field, None)
         if value is not None:

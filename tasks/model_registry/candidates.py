@@ -26,7 +26,7 @@ from tasks.flow_parameters import logged_params
 from tasks.model_registry.holdout import RetrainData
 from tasks.model_registry.logged_models import log_model
 from tasks.track import ParentRun, log_metrics, log_params, parent_run, tracked_run, tracking_client
-from tasks.train import build_estimator, fit_estimator
+from tasks.train import build_estimator, fit_with_cost_selection
 
 __all__ = [
     "CandidateProgress",
@@ -74,11 +74,12 @@ class CandidateResult:
     fit_seconds: float
 
 
-def _timed_fit(estimator, features, target, cost_matrix):
-    """The fitted estimator and the seconds its fit took (timed where it runs)."""
-    started = time.perf_counter()
-    model = fit_estimator(estimator, features, target, cost_matrix)
-    return model, time.perf_counter() - started
+def _fit_candidate(estimator, features, target, cost_matrix, cost_selection):
+    """The candidate fitted with the training costs, C- chosen by training savings for a fixed-cost method
+    (``tasks.train.fit_with_cost_selection``), with the seconds it took (timed where it runs)."""
+    return fit_with_cost_selection(
+        estimator, features, target, cost_matrix=cost_matrix, cost_selection=cost_selection
+    )
 
 
 def fit_and_log_candidate(
@@ -90,13 +91,17 @@ def fit_and_log_candidate(
     parent_run_id: str,
     method_params: Mapping | None = None,
     seed: int = 0,
+    cost_selection: str = "train",
 ) -> CandidateResult:
     """Fit ``method`` with the training costs, score it on the holdout, log a child run with its model.
 
-    The child run holds the estimator's ``get_params()``, every holdout metric (``savings`` and ``cost`` from
-    the example-dependent costs, CSDT Eq. 2-4) and the fit time, all also linked to the logged model
-    ``<dataset>-<method>`` (see :func:`tasks.model_registry.logged_models.log_model`). A failing fit marks
-    the child run FAILED and re-raises.
+    A fixed-cost method first chooses C- on the training rows by savings (``cost_selection="train"``;
+    ``tasks.train.regret_scale_grid``). The child run holds the fitted estimator's ``get_params()`` (the
+    chosen C- among them), the training savings of every C- candidate (``selection/savings at C- ...``),
+    every holdout metric (``savings`` and ``cost`` from the example-dependent costs, CSDT Eq. 2-4) and the
+    fit time, all also linked to the logged model ``<dataset>-<method>`` (see
+    :func:`tasks.model_registry.logged_models.log_model`). A failing fit marks the child run FAILED and
+    re-raises.
     """
     client = tracking_client(tracking_uri)
     estimator = build_estimator(method, method_params, random_state=derive_seed(seed, 2))
@@ -108,9 +113,18 @@ def fit_and_log_candidate(
     with tracked_run(
         client, experiment_id, run_name=f"{data.dataset}/{method}", tags=tags, parent_run_id=parent_run_id
     ) as run_id:
-        model, fit_seconds = cell_pool.call(  # in a worker process when the flow's runner holds a pool
-            _timed_fit, estimator, data.train_features, data.train_target, data.train_costs
+        fitted = cell_pool.call(  # in a worker process when the flow's runner holds a pool
+            _fit_candidate,
+            estimator,
+            data.train_features,
+            data.train_target,
+            data.train_costs,
+            cost_selection,
         )
+        model, fit_seconds = fitted.model, fitted.fit_seconds
+        selection = {
+            f"selection/savings at C- {cost:.4g}": score for cost, score in fitted.selection_scores.items()
+        }
         predicted = predict_labels(model, data.holdout_features, data.holdout_costs)
         scores = decision_scores(model, data.holdout_features)
         metrics = evaluate_predictions(data.holdout_target, predicted, scores, data.holdout_costs)
@@ -127,7 +141,7 @@ def fit_and_log_candidate(
             params=params,
             tags={**tags, "cslearn.holdout_key": data.holdout_key, "cslearn.cost_model": data.cost_model},
         )
-        log_metrics(client, run_id, {**metrics, "fit_seconds": fit_seconds}, model_id=model_id)
+        log_metrics(client, run_id, {**metrics, **selection, "fit_seconds": fit_seconds}, model_id=model_id)
     return CandidateResult(method, run_id, model_id, float(metrics["savings"]), metrics, fit_seconds)
 
 

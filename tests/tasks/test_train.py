@@ -9,12 +9,13 @@ from sklearn.datasets import load_breast_cancer
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import StratifiedKFold
 
-from algorithms.metrics import f1
+from algorithms.metrics import f1, savings_score
 from tasks.train import (
     build_estimator,
     fit_estimator,
     fit_with_cost_selection,
     has_class_costs,
+    regret_scale_grid,
     select_negative_cost,
 )
 
@@ -114,17 +115,40 @@ def test_ties_go_to_the_larger_negative_cost():
     assert best == 0.9
 
 
-def test_no_selection_without_class_costs_or_with_a_cost_matrix(data):
+def test_no_selection_without_class_costs_or_when_switched_off(data):
     features, target = data
     plain = fit_with_cost_selection(LogisticRegression(max_iter=500), features, target)
     assert plain.negative_cost is None and plain.selection_scores == {}
-    costs = np.tile([1.0, 5.0, 0.0, 0.0], (len(target), 1))
-    example_dependent = fit_with_cost_selection(ClassCostLogistic(), features, target, cost_matrix=costs)
-    assert example_dependent.negative_cost is None
-    assert example_dependent.model.fit_costs_ is costs
     off = fit_with_cost_selection(ClassCostLogistic(0.4), features, target, cost_selection="none")
     assert off.negative_cost is None and off.model.negative_cost == 0.4
     assert has_class_costs(ClassCostLogistic()) and not has_class_costs(LogisticRegression())
+
+
+def test_with_a_cost_matrix_c_minus_scales_the_regrets_and_is_chosen_by_savings(data):
+    """Grid ``(R+/R-)^(k/4)``: here R+ = 5 - 0 and R- = 1 - 0, so 5^(k/4); score = training savings."""
+    features, target = data
+    costs = np.tile([1.0, 5.0, 0.0, 0.0], (len(target), 1))
+    assert regret_scale_grid(target, costs) == pytest.approx([5.0 ** (k / 4) for k in range(5)])
+    assert regret_scale_grid(target, np.tile([2.0, 2.0, 0.0, 0.0], (len(target), 1))) == (1.0,)
+    result = fit_with_cost_selection(ClassCostLogistic(), features, target, cost_matrix=costs)
+    expected = {
+        cost: savings_score(target, ClassCostLogistic(cost).fit(features, target).predict(features), costs)
+        for cost in regret_scale_grid(target, costs)
+    }
+    assert result.selection_scores == pytest.approx(expected)
+    assert len(set(np.round(list(expected.values()), 6))) > 1  # the grid matters on this data
+    assert result.negative_cost == max(expected, key=lambda cost: (expected[cost], cost))
+    assert result.model.fit_costs_ is costs and result.model.negative_cost == result.negative_cost
+    with pytest.raises(ValueError, match=r"validation=\(features, target, costs\)"):
+        select_negative_cost(
+            ClassCostLogistic(),
+            features,
+            target,
+            negative_costs=(1.0, 2.0),
+            mode="validation",
+            validation=(features, target),
+            cost_matrix=costs,
+        )
 
 
 def test_selection_errors_are_explicit(data):

@@ -65,6 +65,32 @@ def test_a_matrix_constant_per_class_gives_the_class_costs_and_unit_row_weights(
     assert_array_equal(example_row_weights(Y_SMALL, matrix), np.ones(5))
 
 
+def test_class_costs_scale_their_class_regret_in_the_costs_and_the_row_thresholds():
+    """With a cost matrix C+- multiply R+- (and each row's r+-): here R+ = 6, R- = 1, so C- = 3 gives
+    c(-) = 3 / 6 and the thresholds become 3 r- / (r+ + 3 r-)."""
+    assert_allclose(
+        example_costs_from_matrix(Y_SMALL, MATRIX_SMALL, 1.0, 3.0), [1, 1, 0.5, 0.5, 0.5], **TOLERANCE
+    )
+    assert_allclose(
+        example_costs_from_matrix(Y_SMALL, MATRIX_SMALL, 1.0, 12.0), [0.5, 0.5, 1, 1, 1], **TOLERANCE
+    )
+    assert_allclose(
+        row_decision_thresholds(MATRIX_SMALL, 1.0, 3.0)[:4], [3 / 13, 3 / 5, 1.0, 1.0], **TOLERANCE
+    )
+
+
+def test_a_scaled_class_cost_on_a_constant_matrix_is_the_class_cost_fit():
+    """CGAda on a matrix constant per class (R+ = 5, R- = 1) with C- = 2 is CGAda with C+ = 1, C- = 0.4."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(300, 3))
+    y = (X[:, 0] + rng.normal(size=300) > 1.2).astype(int)
+    matrix = np.tile([1.0, 5.0, 0.0, 0.0], (300, 1))
+    with_matrix = CGAda(n_estimators=5, negative_cost=2.0).fit(X, y, cost_matrix=matrix)
+    with_classes = CGAda(n_estimators=5, negative_cost=0.4).fit(X, y)
+    assert_allclose(with_matrix.estimator_weights_, with_classes.estimator_weights_, **TOLERANCE)
+    assert_array_equal(with_matrix.predict(X), with_classes.predict(X))
+
+
 @pytest.fixture(scope="module")
 def marketing_like():
     """A small bank-marketing-shaped problem: 12 % positives, C_FP = C_TP = 1 (the contact), C_TN = 0 and a
@@ -124,7 +150,7 @@ def test_csb1_keeps_table_3_with_class_costs():
     X = np.column_stack([np.arange(10.0), [3.0, 1.0, 4.0, 0.0, 5.0, 2.0, 6.0, 7.0, 9.0, 8.0]])
     y01 = np.array([1, 1, 0, 1, 0, 0, 1, 0, 0, 0])
     y = np.where(y01 == 1, 1.0, -1.0)
-    model = CSB1(n_estimators=2, negative_cost=0.5).fit(X, y01)
+    model = CSB1(n_estimators=2, negative_cost=0.5, weak_output="discrete").fit(X, y01)
     costs = np.where(y > 0, 1.0, 0.5)
     d = costs / costs.sum()
     for learner in model.estimators_:

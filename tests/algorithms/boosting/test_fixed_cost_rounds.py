@@ -100,7 +100,9 @@ def test_adamec_two_rounds_by_hand_with_its_cost_weighted_vote():
 
 
 def test_csb1_two_rounds_by_hand_update_without_alpha():
-    d2, d3, h1, h2, model = two_rounds(CSB1(positive_cost=POSITIVE_COST, negative_cost=NEGATIVE_COST))
+    d2, d3, h1, h2, model = two_rounds(
+        CSB1(positive_cost=POSITIVE_COST, negative_cost=NEGATIVE_COST, weak_output="discrete")
+    )
     d1 = COSTS / COSTS.sum()
     wrong1 = h1 != Y_SIGNED
     alpha1 = 0.5 * np.log(d1[~wrong1].sum() / d1[wrong1].sum())
@@ -112,6 +114,34 @@ def test_csb1_two_rounds_by_hand_update_without_alpha():
     assert_allclose(d3, expected_d3, **TOLERANCE)
     assert_allclose(model.estimator_weights_, [alpha1, alpha2], **TOLERANCE)
     assert_plain_vote(model, h1, h2, alpha1, alpha2)
+
+
+def _leaf_confidence(stump, weights):
+    """``2 p - 1`` of each sample's leaf, ``p`` the leaf's ``weights`` share of positives, by hand."""
+    left = X_TOY[:, stump.feature_] <= stump.threshold_
+    output = np.empty(10)
+    for leaf in (left, ~left):
+        output[leaf] = 2 * weights[leaf & (Y_TOY == 1)].sum() / weights[leaf].sum() - 1
+    return output
+
+
+def test_csb1_confidence_rated_two_rounds_by_hand():
+    """``h = 2 p - 1`` of the stump's weighted leaf, ``alpha = 1/2 ln((1 + r) / (1 - r))`` with
+    ``r = sum D y h`` (Schapire and Singer 1999), update ``D C exp(-y h)`` (no alpha), vote ``alpha h``."""
+    model = CSB1(positive_cost=POSITIVE_COST, negative_cost=NEGATIVE_COST, n_estimators=2).fit(X_TOY, Y_TOY)
+    assert model.get_params()["weak_output"] == "confidence" and len(model.estimators_) == 2
+    d, margin, alphas = COSTS / COSTS.sum(), np.zeros(10), []
+    for stump in model.estimators_:
+        h = _leaf_confidence(stump, d)
+        assert len(np.unique(h)) == 2 and np.any(np.abs(h) < 1)  # two leaves, at least one impure
+        r = np.sum(d * Y_SIGNED * h)
+        alphas.append(0.5 * np.log((1 + r) / (1 - r)))
+        margin += alphas[-1] * h
+        d = normalised(d * COSTS * np.exp(-Y_SIGNED * h))
+    assert_allclose(model.estimator_weights_, alphas, **TOLERANCE)
+    assert_allclose(model.final_distribution_, d, **TOLERANCE)
+    assert_allclose(model.decision_function(X_TOY), margin / sum(alphas), **TOLERANCE)
+    assert_allclose(model.predict(X_TOY), np.where(margin > 0, 1, 0))
 
 
 def test_csb2_two_rounds_by_hand():

@@ -56,7 +56,7 @@ def retrain_data() -> RetrainData:
 
 @pytest.fixture(scope="package")
 def logged_candidates(mlflow_server, retrain_data):
-    """Two candidates fit on the synthetic data and logged under one parent run: (data, client, results)."""
+    """Three candidates fit on the synthetic data and logged under one parent run: (data, client, results)."""
     client = MlflowClient(mlflow_server)
     experiment_id = ensure_experiment(client, f"registry-{uuid.uuid4().hex[:8]}")
     parent = start_run(client, experiment_id, run_name="parent")
@@ -68,6 +68,6 @@ def logged_candidates(mlflow_server, retrain_data):
             experiment_id=experiment_id,
             parent_run_id=parent,
         )
-        for method in ("bmr-lr", "adaboost")
+        for method in ("bmr-lr", "adaboost", "cgada")
     }
     return retrain_data, client, experiment_id, parent, results

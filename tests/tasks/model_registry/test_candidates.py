@@ -85,6 +85,26 @@ def _result(method: str, savings: float) -> CandidateResult:
     return CandidateResult(method, f"run-{method}", f"m-{method}", savings, {"savings": savings}, 1.0)
 
 
+@pytest.mark.servers
+def test_a_fixed_cost_candidate_chooses_c_minus_by_training_savings(logged_candidates):
+    """CGAda scales the negatives' regret by C- from ``regret_scale_grid`` and keeps the best training
+    savings; the child run shows every candidate's score and the chosen C- among the params."""
+    from tasks.train import regret_scale_grid
+
+    data, client, _, _, results = logged_candidates
+    run = client.get_run(results["cgada"].run_id)
+    grid = regret_scale_grid(data.train_target, data.train_costs)
+    scores = {
+        float(key.rsplit(" ", 1)[1]): value
+        for key, value in run.data.metrics.items()
+        if key.startswith("selection/savings at C- ")
+    }
+    assert len(scores) == len(grid) == 5 and sorted(scores) == pytest.approx(sorted(grid), rel=1e-3)
+    chosen = float(run.data.params["negative_cost"])
+    assert scores[min(scores, key=lambda cost: abs(cost - chosen))] == max(scores.values())
+    assert "selection/savings at C- 1" in run.data.metrics  # the regrets' own ratio is a candidate
+
+
 def test_the_best_candidate_has_the_highest_savings_and_nan_never_wins():
     results = {"a": _result("a", float("nan")), "b": _result("b", -0.2), "c": _result("c", 0.1)}
     assert best_candidate(results, {}, "data").method == "c"
