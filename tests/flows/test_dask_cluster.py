@@ -59,6 +59,18 @@ class DaskCluster:
             counts = client.run(lambda dask_worker: (dask_worker.name, dask_worker.state.executed_count))
         return dict(counts.values())
 
+    def blas_threads(self) -> dict[str, list[int]]:
+        """The thread counts of the BLAS / OpenMP pools numpy and scikit-learn use, in each worker."""
+
+        def pools(dask_worker):
+            import numpy  # noqa: F401  (loads OpenBLAS)
+            from threadpoolctl import threadpool_info
+
+            return dask_worker.name, [pool["num_threads"] for pool in threadpool_info()]
+
+        with Client(self.address, timeout=60) as client:
+            return dict(client.run(pools).values())
+
     def logs(self) -> str:
         return "\n".join(path.read_text()[-1500:] for path in sorted(self.log_dir.glob("*.log")))
 
@@ -103,3 +115,8 @@ def test_compare_runs_its_cells_on_two_dask_workers(dask_cluster, prefect_server
     assert sum(executed.values()) >= 8 and min(executed.values()) >= 1, executed  # both workers fitted
     assert len(list(cells.rglob("*.json"))) == 8  # the workers wrote the shared cell store
     assert "without TLS" not in completed.stderr  # a loopback cluster needs no warning
+    # two single-threaded workers on two cores: Dask's nanny starts each with OPENBLAS/OMP/MKL_NUM_THREADS=1
+    # (distributed's pre-spawn-environ), so a fit's BLAS never oversubscribes the machine (issue 13 point 0)
+    threads = dask_cluster.blas_threads()
+    assert set(threads) == {"worker-0", "worker-1"} and all(threads.values()), threads
+    assert all(count == 1 for counts in threads.values() for count in counts), threads
