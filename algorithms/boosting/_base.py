@@ -62,6 +62,7 @@ from typing import ClassVar
 
 import numpy as np
 from scipy.special import expit
+from sklearn import config_context
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import HasMethods, Interval
@@ -360,62 +361,66 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
         self.stop_reason_ = "n_estimators"
         self.final_distribution_ = weights
 
-        for _ in range(self.n_estimators):
-            seed = draw_seed(random_state)
-            learner = fit_weak_learner(*round_training_set(weights, random_state), seed)
-            output = rules.weak_output(learner, X)
-            quantities = {
-                **fit_quantities,
-                "weights": weights,
-                "output": output,
-                "cumulative_votes": cumulative_votes,
-                "vote_scale": vote_scale,
-                "weighted_error": _kernels.weighted_error(weights, y_signed, output),
-            }
-            costs = _apply(rules.round_costs, quantities)
-            quantities["costs"] = costs.per_sample
-            alpha = _apply(rules.alpha, quantities)
-            quantities.update(alpha if isinstance(alpha, dict) else {"alpha": alpha})
-            alpha = float(quantities["alpha"])
-            if not (np.isfinite(alpha) and alpha > 0):
-                self.stop_reason_ = "non-positive alpha"
-                break
-            new_weights, positive_share = _rules.normalise(_apply(rules.update, quantities), y_signed)
-            votes = _apply(rules.vote, quantities)
-            stop = _apply(rules.stop_after, quantities)
-            # adds this round's votes to cumulative_votes in place, counting the partial ensemble's errors
-            vote_scale += max(abs(votes[0]), abs(votes[1]))
-            fnr, fpr = _rules.error_rates(
-                *_kernels.ensemble_confusion(
-                    cumulative_votes,
-                    output,
-                    *votes,
-                    y_signed,
-                    class_mass,
-                    True,
-                    _rules.tie_margin(vote_scale),
+        # X was checked finite above, and every round's training set is X or built from its rows: the weak
+        # learners' own finiteness checks of it (a pass over all of X per call, most of a stump's predict) are
+        # skipped (scikit-learn's assume_finite, thread-local).
+        with config_context(assume_finite=True):
+            for _ in range(self.n_estimators):
+                seed = draw_seed(random_state)
+                learner = fit_weak_learner(*round_training_set(weights, random_state), seed)
+                output = rules.weak_output(learner, X)
+                quantities = {
+                    **fit_quantities,
+                    "weights": weights,
+                    "output": output,
+                    "cumulative_votes": cumulative_votes,
+                    "vote_scale": vote_scale,
+                    "weighted_error": _kernels.weighted_error(weights, y_signed, output),
+                }
+                costs = _apply(rules.round_costs, quantities)
+                quantities["costs"] = costs.per_sample
+                alpha = _apply(rules.alpha, quantities)
+                quantities.update(alpha if isinstance(alpha, dict) else {"alpha": alpha})
+                alpha = float(quantities["alpha"])
+                if not (np.isfinite(alpha) and alpha > 0):
+                    self.stop_reason_ = "non-positive alpha"
+                    break
+                new_weights, positive_share = _rules.normalise(_apply(rules.update, quantities), y_signed)
+                votes = _apply(rules.vote, quantities)
+                stop = _apply(rules.stop_after, quantities)
+                # adds this round's votes to cumulative_votes in place, counting the partial ensemble's errors
+                vote_scale += max(abs(votes[0]), abs(votes[1]))
+                fnr, fpr = _rules.error_rates(
+                    *_kernels.ensemble_confusion(
+                        cumulative_votes,
+                        output,
+                        *votes,
+                        y_signed,
+                        class_mass,
+                        True,
+                        _rules.tie_margin(vote_scale),
+                    )
                 )
-            )
-            self.estimators_.append(learner)
-            vote_weights.append(votes)
-            for key, value in (
-                ("alpha", alpha),
-                ("weighted_error", quantities["weighted_error"]),
-                ("train_tpr", 1.0 - fnr),
-                ("train_tnr", 1.0 - fpr),
-                ("positive_weight_share", positive_share),
-                ("positive_cost", costs.positive),
-                ("negative_cost", costs.negative),
-            ):
-                trace[key].append(value)
-            if new_weights is None:
-                self.stop_reason_ = "degenerate weights"
-                break
-            self.final_distribution_ = new_weights
-            if stop:
-                self.stop_reason_ = stop if isinstance(stop, str) else "perfect learner"
-                break
-            weights = new_weights
+                self.estimators_.append(learner)
+                vote_weights.append(votes)
+                for key, value in (
+                    ("alpha", alpha),
+                    ("weighted_error", quantities["weighted_error"]),
+                    ("train_tpr", 1.0 - fnr),
+                    ("train_tnr", 1.0 - fpr),
+                    ("positive_weight_share", positive_share),
+                    ("positive_cost", costs.positive),
+                    ("negative_cost", costs.negative),
+                ):
+                    trace[key].append(value)
+                if new_weights is None:
+                    self.stop_reason_ = "degenerate weights"
+                    break
+                self.final_distribution_ = new_weights
+                if stop:
+                    self.stop_reason_ = stop if isinstance(stop, str) else "perfect learner"
+                    break
+                weights = new_weights
 
         if not self.estimators_:
             raise ValueError(
@@ -485,7 +490,9 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
         scale = 0.0
         vote_weights = self.vote_weights_ if vote_weights is None else vote_weights
         for learner, votes in zip(self.estimators_, vote_weights, strict=True):
-            margin = margin + _rules.weighted_votes(weak_output(learner, X), votes)
+            with config_context(assume_finite=True):  # X was checked above: not once per learner again
+                output = weak_output(learner, X)
+            margin = margin + _rules.weighted_votes(output, votes)
             scale += float(np.max(np.abs(votes)))
             yield margin, scale
 
