@@ -196,3 +196,59 @@ def test_candidates_that_cannot_be_fit_are_not_selectable(data):
     assert fitted.negative_cost == best
     with pytest.raises(ValueError, match=r"no candidate C- could be fit.*C-=0.1: ValueError: no learner"):
         select_negative_cost(FailsBelowHalf(), features, target, negative_costs=(0.1, 0.3))
+
+
+@pytest.fixture(scope="module")
+def credit_like():
+    """A credit-scoring-shaped problem: 9 % defaults, C_FN = 75 % of a log-normal loan, C_FP = 5 % of it
+    plus 50 (lost interest and handling), C_TP = C_TN = 0, so a default costs about 12x a wrongly refused
+    loan (credit scoring's own regret ratio is 12.7)."""
+    from sklearn.model_selection import train_test_split
+
+    rng = np.random.default_rng(5)
+    n = 3000
+    X = rng.normal(size=(n, 6))
+    y = (X[:, 0] + 0.6 * X[:, 1] + rng.normal(scale=1.3, size=n) > 2.4).astype(int)
+    loan = np.exp(rng.normal(8.5, 0.6, size=n))
+    costs = np.column_stack([0.05 * loan + 50, 0.75 * loan, np.zeros(n), np.zeros(n)])
+    return train_test_split(X, y, costs, test_size=0.5, stratify=y, random_state=0)
+
+
+@pytest.mark.parametrize("key", ["csb2", "adacost"])
+def test_rules_that_reapply_the_regret_ratio_every_round_are_tamed_by_the_selected_c_minus(credit_like, key):
+    """Issue 8 on all of credit scoring: CSB2 flagged 98 % of the rows, AdaCost 91 %. With the regrets' own
+    ratio (C- = 1) they over-flag here too; C- chosen by training savings flags far fewer and saves more."""
+    from algorithms import METHODS
+    from tasks.evaluate import predict_labels
+
+    X_train, X_test, y_train, y_test, costs_train, costs_test = credit_like
+    as_is = METHODS[key](n_estimators=100, random_state=0).fit(X_train, y_train, cost_matrix=costs_train)
+    flagged_as_is = predict_labels(as_is, X_test, costs_test)
+    selected = fit_with_cost_selection(
+        METHODS[key](n_estimators=100, random_state=0), X_train, y_train, cost_matrix=costs_train
+    )
+    flagged = predict_labels(selected.model, X_test, costs_test)
+    assert flagged_as_is.mean() > 0.6 and flagged.mean() < 0.4
+    assert selected.negative_cost > 1.0
+    assert savings_score(y_test, flagged, costs_test) > savings_score(y_test, flagged_as_is, costs_test) + 0.05
+
+
+FIXED_COST_METHODS = [
+    "cgada", "cgada-cal", "adamec", "adamec-cal", "csb1", "csb2", "adacost", "adac1", "adac2", "adac3",
+    "cs-adaboost",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("key", FIXED_COST_METHODS)
+def test_every_fixed_cost_method_selected_by_savings_flags_both_classes_and_saves(credit_like, key):
+    from algorithms import METHODS
+    from tasks.evaluate import predict_labels
+
+    X_train, X_test, y_train, y_test, costs_train, costs_test = credit_like
+    selected = fit_with_cost_selection(
+        METHODS[key](n_estimators=50, random_state=0), X_train, y_train, cost_matrix=costs_train
+    )
+    assert selected.negative_cost in regret_scale_grid(y_train, costs_train)
+    flagged = predict_labels(selected.model, X_test, costs_test)
+    assert set(np.unique(flagged)) == {0, 1}
+    assert savings_score(y_test, flagged, costs_test) > 0.2
