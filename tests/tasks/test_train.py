@@ -230,7 +230,8 @@ def test_rules_that_reapply_the_regret_ratio_every_round_are_tamed_by_the_select
     flagged = predict_labels(selected.model, X_test, costs_test)
     assert flagged_as_is.mean() > 0.6 and flagged.mean() < 0.4
     assert selected.negative_cost > 1.0
-    assert savings_score(y_test, flagged, costs_test) > savings_score(y_test, flagged_as_is, costs_test) + 0.05
+    saved, saved_as_is = (savings_score(y_test, f, costs_test) for f in (flagged, flagged_as_is))
+    assert saved > saved_as_is + 0.05
 
 
 FIXED_COST_METHODS = [
