@@ -15,6 +15,7 @@ import time
 from collections.abc import Mapping
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
+from functools import partial
 
 from prefect import get_run_logger, task
 from prefect.cache_policies import NO_CACHE
@@ -74,14 +75,6 @@ class CandidateResult:
     fit_seconds: float
 
 
-def _fit_candidate(estimator, features, target, cost_matrix, cost_selection):
-    """The candidate fitted with the training costs, C- chosen by training savings for a fixed-cost method
-    (``tasks.train.fit_with_cost_selection``), with the seconds it took (timed where it runs)."""
-    return fit_with_cost_selection(
-        estimator, features, target, cost_matrix=cost_matrix, cost_selection=cost_selection
-    )
-
-
 def fit_and_log_candidate(
     data: RetrainData,
     method: str,
@@ -113,14 +106,9 @@ def fit_and_log_candidate(
     with tracked_run(
         client, experiment_id, run_name=f"{data.dataset}/{method}", tags=tags, parent_run_id=parent_run_id
     ) as run_id:
-        fitted = cell_pool.call(  # in a worker process when the flow's runner holds a pool
-            _fit_candidate,
-            estimator,
-            data.train_features,
-            data.train_target,
-            data.train_costs,
-            cost_selection,
-        )
+        fit = partial(fit_with_cost_selection, cost_matrix=data.train_costs, cost_selection=cost_selection)
+        # in a worker process when the flow's runner holds a pool
+        fitted = cell_pool.call(fit, estimator, data.train_features, data.train_target)
         model, fit_seconds = fitted.model, fitted.fit_seconds
         selection = {
             f"selection/savings at C- {cost:.4g}": score for cost, score in fitted.selection_scores.items()
