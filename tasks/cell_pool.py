@@ -12,8 +12,8 @@ Each worker
 - caps the threads of BLAS / OpenMP pools (``threadpoolctl``, and the usual environment variables for the
   libraries that read them at import) to its share of the cores, so two workers on two cores never
   oversubscribe (issue 13, point 0),
-- exits by itself when the process that opened the pool is gone, even killed (a watchdog thread checks the
-  parent's pid and start time with ``psutil``), so no orphan keeps fitting.
+- exits by itself when the process that opened the pool is gone, even killed (a watchdog thread sees its
+  parent pid change), so no orphan keeps fitting.
 
 Work reaches the pool through :func:`call`: ``call(function, *args, methods=...)`` runs ``function(*args)``
 in a worker when a pool is active in the caller's context (:data:`ACTIVE_POOL`, set by the task runner
@@ -78,28 +78,29 @@ class CellPoolStopped(BaseException):
     """
 
 
-def _watch_parent(parent_pid: int, parent_started: float) -> None:
-    """Exit this worker as soon as the process ``parent_pid`` (started at ``parent_started``) is gone."""
-    import psutil
+def _watch_parent(parent_pid: int) -> None:
+    """Exit this worker as soon as the process ``parent_pid`` that started it is gone.
 
+    A worker is a direct child of the process that opened the pool, so it has lost that process exactly when
+    its parent pid changes (the kernel hands an orphan to init or a subreaper). The check needs no clock: an
+    earlier watchdog compared the parent's start time in seconds since the epoch, which psutil derives from
+    the boot time the kernel recomputes from the wall clock; when the clock was corrected, workers started on
+    either side of the correction disagreed by a second and every worker of a run exited at once.
+    """
     while True:
-        try:
-            alive = psutil.Process(parent_pid).create_time() == parent_started
-        except psutil.Error:  # no such process (or no longer ours to see)
-            alive = False
-        if not alive:
+        if os.getppid() != parent_pid:
             os._exit(1)
         time.sleep(WATCHDOG_INTERVAL)
 
 
-def _initialize_worker(parent_pid: int, parent_started: float, blas_threads: int) -> None:
+def _initialize_worker(parent_pid: int, blas_threads: int) -> None:
     """loky initializer of every worker: ignore SIGINT, cap BLAS threads, watch the parent."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     from threadpoolctl import threadpool_limits
 
     threadpool_limits(limits=blas_threads)  # stays in force for the worker's life
     threading.Thread(
-        target=_watch_parent, args=(parent_pid, parent_started), name="cslearn-parent-watchdog", daemon=True
+        target=_watch_parent, args=(parent_pid,), name="cslearn-parent-watchdog", daemon=True
     ).start()
 
 
@@ -125,7 +126,6 @@ class CellPool:
     """
 
     def __init__(self, max_workers: int, warm_module: str = "tasks.cell_compute"):
-        import psutil
         from loky import ProcessPoolExecutor
 
         self.max_workers = max_workers
@@ -134,7 +134,7 @@ class CellPool:
         self._executor = ProcessPoolExecutor(
             max_workers=max_workers,
             initializer=_initialize_worker,
-            initargs=(os.getpid(), psutil.Process().create_time(), blas_threads),
+            initargs=(os.getpid(), blas_threads),
             env={name: str(blas_threads) for name in BLAS_ENVIRONMENT},
         )
         self._closed = threading.Event()

@@ -54,13 +54,21 @@ def owner_tags() -> dict[str, str]:
     return {OWNER_HOST_TAG: host, OWNER_PID_TAG: str(pid), OWNER_STARTED_TAG: _start_time(pid)}
 
 
+#: Seconds by which a live owner's start time, read again, may differ from the one it recorded. psutil
+#: derives a start time from the boot time the kernel recomputes from the wall clock, so a clock correction
+#: moves it (by a second or so) while the process lives; a recycled pid starts much later than that.
+START_TIME_TOLERANCE = 5.0
+
+
 def _owner_alive(pid: int, started: str) -> bool:
     try:
-        return f"{psutil.Process(pid).create_time():.3f}" == started
+        return abs(psutil.Process(pid).create_time() - float(started)) <= START_TIME_TOLERANCE
     except psutil.NoSuchProcess:
         return False
     except psutil.Error:  # exists, but not ours to inspect: alive
         return True
+    except ValueError:  # a start-time tag that is not a number names no process of ours
+        return False
 
 
 @dataclass(frozen=True)

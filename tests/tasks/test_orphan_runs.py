@@ -51,7 +51,8 @@ def test_only_runs_of_a_dead_owner_on_this_host_are_marked_killed(store, capsys)
     mine = start_run(client, experiment, run_name="alive")  # this process: alive
     remote = client.create_run(experiment, tags={**dead, OWNER_HOST_TAG: "another-host"}).info.run_id
     untagged = client.create_run(experiment, run_name="no owner").info.run_id
-    reused_pid = {**dead, OWNER_PID_TAG: str(os.getpid())}  # this pid, another start time: pid reused
+    an_hour_later = f"{psutil.Process().create_time() + 3600:.3f}"  # this pid, started later: pid reused
+    reused_pid = {**dead, OWNER_PID_TAG: str(os.getpid()), OWNER_STARTED_TAG: an_hour_later}
     stale = client.create_run(other, tags=reused_pid, run_name="stale").info.run_id
     finished = client.create_run(experiment, tags=dead).info.run_id
     client.set_terminated(finished, "FINISHED")
@@ -85,3 +86,14 @@ def test_a_flow_starting_a_parent_run_ends_the_orphans_of_its_experiment(store):
         tags = client.get_run(run.run_id).data.tags
         assert tags[OWNER_PID_TAG] == str(os.getpid())
     assert mark_orphaned_runs(client, [experiment]) == []
+
+
+def test_a_clock_correction_does_not_make_a_live_owner_an_orphan(store):
+    """psutil's start time moves with the wall clock's boot time: a second off is the same process."""
+    _, client = store
+    experiment = ensure_experiment(client, "clock")
+    started = psutil.Process().create_time()
+    shifted = {**owner_tags(), OWNER_STARTED_TAG: f"{started - 1.0:.3f}"}
+    alive = client.create_run(experiment, tags=shifted).info.run_id
+    assert find_orphaned_runs(client, [experiment]) == []
+    assert client.get_run(alive).info.status == "RUNNING"
