@@ -147,7 +147,7 @@ def table(results, errors, sizes, datasets) -> str:
             cells.append(
                 "error"
                 if outcome is None
-                else f"{outcome[0]:.3f} (F1 {outcome[1]:.2f}, {outcome[2]:.0%} pos)"
+                else f"{outcome[0]:.3f} (F1 {outcome[1]:.2f}, {outcome[2]:.1%} pos)"
             )
         lines.append(f"| {key} | " + " | ".join(cells) + " |")
     best = []
