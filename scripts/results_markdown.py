@@ -16,8 +16,9 @@ Tables (all from ``tasks.report``):
   fold standard deviations (``table_by_size``);
 - ``cumulative``: AdaCC Table 7's comparison, AdaCC vs AdaN-CC per T with relative decrease, wins and the
   Wilcoxon test (``cumulative_table``);
-- ``ranks``: AdaCC Table 8, per-dataset ranks of ``--metric`` at the largest T, mean rank and wins, then the
-  Friedman and post-hoc tests in words (``rank_table``, ``describe_comparison``);
+- ``ranks``: AdaCC Table 8, per-dataset ranks of ``--metric`` at the largest T (or at ``--rank-size T``, the
+  paper's appendix Tables 11-13; methods without staged sizes keep their one model), mean rank and wins,
+  then the Friedman and post-hoc tests in words (``rank_table``, ``describe_comparison``);
 - ``per-dataset``: WOTBoost Table 3, per dataset and method G-mean, AUC, F1, TPR, TNR mean ± std
   (``per_dataset_table``);
 - ``average``: the mean over datasets of each ``per-dataset`` metric at the largest T, per method;
@@ -150,14 +151,24 @@ def cumulative_markdown(summary: pd.DataFrame, scale: float) -> str:
     return markdown(header, rows)
 
 
-def ranks_markdown(summary: pd.DataFrame, metric: str) -> str:
-    comparison = compare_methods(summary, metric)
+def ranks_markdown(summary: pd.DataFrame, metric: str, size: int | None = None) -> str:
+    comparison = compare_methods(at_size(summary, size), metric)
     table = rank_table(comparison)
     rows = [
         [str(dataset), *(number(value, 2) if dataset != "wins" else str(int(value)) for value in values)]
         for dataset, values in zip(table.index, table.to_numpy(), strict=True)
     ]
-    return markdown(["dataset", *table.columns], rows) + "\n\n" + describe_comparison(comparison)
+    words = describe_comparison(comparison)
+    if size is not None:  # the summary holds this size only
+        words = words.replace("(largest T)", f"(T = {size})", 1)
+    return markdown(["dataset", *table.columns], rows) + "\n\n" + words
+
+
+def at_size(summary: pd.DataFrame, size: int | None) -> pd.DataFrame:
+    """The summary rows of ensemble size ``size`` and of the methods without sizes (all rows for ``None``)."""
+    if size is None:
+        return summary
+    return summary[summary["n_estimators"].isna() | (summary["n_estimators"] == size)]
 
 
 def per_dataset_markdown(summary: pd.DataFrame) -> str:
@@ -209,6 +220,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--rank-methods", help="comma-separated methods the rank table compares (default: all of the runs)"
     )
+    parser.add_argument(
+        "--rank-size", type=int, help="ensemble size T the rank table compares at (default: the largest)"
+    )
     parser.add_argument("--tracking-uri", help="MLflow tracking URI (default: cslearn's)")
     parser.add_argument("--percent", action="store_true", help="metrics in percent, as AdaCC Tables 6-7")
     args = parser.parse_args(argv)
@@ -225,13 +239,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     summary = summarize(frame, measures=CELL_MEASURES)
     scale = 100.0 if args.percent else 1.0
+    ranked = summary[summary["method"].isin(args.rank_methods.split(","))] if args.rank_methods else summary
     builders = {
         "size": lambda: size_markdown(summary, scale),
         "cumulative": lambda: cumulative_markdown(summary, scale),
-        "ranks": lambda: ranks_markdown(
-            summary[summary["method"].isin(args.rank_methods.split(","))] if args.rank_methods else summary,
-            args.metric,
-        ),
+        "ranks": lambda: ranks_markdown(ranked, args.metric, args.rank_size),
         "per-dataset": lambda: per_dataset_markdown(summary),
         "average": lambda: average_markdown(summary),
         "cost": lambda: cost_markdown(summary),
