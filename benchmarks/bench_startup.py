@@ -122,10 +122,10 @@ def main(quick: bool = False) -> None:
             running = {**base, "PREFECT_API_URL": f"http://127.0.0.1:{port}/api"}
 
             def sequential(seed: int) -> list[str]:
-                return [sys.executable, "-c", _SEQUENTIAL, str(seed), str(root / f"cells-{seed}")]
+                return [sys.executable, "-c", _SEQUENTIAL, str(seed), f"cells-{seed}"]  # in CSLEARN_HOME
 
             def command_line(seed: int) -> list[str]:
-                cells = str(root / f"cells-{seed}")
+                cells = f"cells-{seed}"  # a cell store lives inside the state folder (CSLEARN_HOME)
                 return [
                     str(BIN / "cslearn"),
                     "compare",
