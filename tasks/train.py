@@ -8,9 +8,11 @@ a grid (AdaCC paper, Section 5.2: C- in {0.1, ..., 1.0}, chosen by F1):
 - ``"inner-cv"``: mean F1 over stratified inner folds of the training fold; refit the winner on all of it;
 - ``"validation"``: F1 on a held-out validation split (``tvt`` protocol), then refit on the training split.
 
-Ties go to the larger C- (closest to cost-insensitive). Boosting candidates are scored with all their rounds.
-A candidate whose fit raises ``ValueError`` (e.g. no weak learner beats chance at that C-) scores NaN and
-cannot be chosen; selection fails only when every candidate fails.
+Ties go to the later candidate of the grid, the one closest to cost-insensitive (the larger C- of the F1 grid,
+equal class costs on :func:`regret_scale_grid`). Boosting candidates are scored with all their rounds. A
+candidate whose fit raises ``ValueError`` (e.g. no weak learner beats chance at that C-) scores NaN and cannot
+be chosen; selection fails only when every candidate fails. A candidate fit whose score is undefined (NaN:
+savings when the trivial classifier already costs nothing) is chosen only if no candidate has a score.
 
 **With an example-dependent cost matrix** the costs are known, so the score is what they define: savings
 (CSDT Eq. 4), the candidates predicting with the scored rows' own costs where their ``predict`` takes them.
@@ -103,12 +105,16 @@ def regret_scale_grid(target, cost_matrix, steps: int = REGRET_SCALE_STEPS) -> t
     ``R+-`` are the class mean regrets of the training rows (``C_FN - C_TP`` of the positives, ``C_FP - C_TN``
     of the negatives; :func:`algorithms.boosting._rules.class_mean_regrets`). With C+ = 1, C- scales the
     negatives' regret, so ``k = 0`` (C- = 1) follows the regrets' ratio as it is and ``k = steps`` gives both
-    classes the same cost; the steps between are geometric. One candidate when the ratio is 1.
+    classes the same cost; the steps between are geometric. One candidate (C- = 1) when the ratio is within
+    0.1 % of 1 or a class has no regret (then C- scales nothing). ``target`` holds 1 for the positive class
+    (the canonical dataset's encoding).
     """
     signed = np.where(np.asarray(target) == 1, 1.0, -1.0)
     regret_positive, regret_negative = class_mean_regrets(signed, np.asarray(cost_matrix, dtype=float))
-    ratio = regret_positive / regret_negative if regret_negative > 0 else 1.0
-    if ratio == 1.0:
+    if not (regret_positive > 0 and regret_negative > 0):
+        return (1.0,)
+    ratio = regret_positive / regret_negative
+    if abs(ratio - 1.0) < 1e-3:
         return (1.0,)
     return tuple(float(ratio ** (k / steps)) for k in range(steps + 1))
 
@@ -211,7 +217,12 @@ def select_negative_cost(
     if len(errors) == len(scores):
         details = "; ".join(f"C-={cost}: {message}" for cost, message in errors.items())
         raise ValueError(f"no candidate C- could be fit during cost selection: {details}")
-    best = max((cost for cost in scores if cost not in errors), key=lambda cost: (scores[cost], cost))
+    fitted = [cost for cost in scores if cost not in errors]  # in grid order: later is closer to cost-blind
+    scored = [cost for cost in fitted if np.isfinite(scores[cost])]
+    if scored:
+        best = max(reversed(scored), key=lambda cost: scores[cost])  # max keeps the first of equals
+    else:
+        best = fitted[-1]
     return best, scores, models.get(best)
 
 

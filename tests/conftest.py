@@ -38,10 +38,20 @@ os.environ["CSLEARN_HOME"] = str(_SESSION_ROOT / "cslearn-home")
 
 
 def _session_dataset_cache(developer_cache: Path, session_cache: Path) -> Path:
-    """``session_cache`` holding the built-in entries of ``developer_cache`` and sharing its downloads."""
+    """``session_cache`` holding the built-in entries of ``developer_cache`` and sharing its downloads.
+
+    The entries are hard links (copies across file systems): cslearn replaces files by renaming, so a test
+    that re-ingests one never changes the developer's. Top-level files (the recorded checksums of the
+    downloads) are copied, as they describe the shared downloads; ``datasets/user`` is left out.
+    """
+    session_cache.mkdir(parents=True)
+    if developer_cache.is_dir():
+        for entry in developer_cache.iterdir():
+            if entry.is_file() and not entry.is_symlink():
+                shutil.copy2(entry, session_cache / entry.name)
     (developer_cache / "downloads").mkdir(parents=True, exist_ok=True)
-    (session_cache / "datasets").mkdir(parents=True)
     (session_cache / "downloads").symlink_to(developer_cache / "downloads", target_is_directory=True)
+    (session_cache / "datasets").mkdir()
     developer_datasets = developer_cache / "datasets"
     for entry in developer_datasets.iterdir() if developer_datasets.is_dir() else ():
         if entry.is_file() and not entry.is_symlink():

@@ -21,7 +21,7 @@ quantity                meaning
 ``weights``             the distribution ``D^t`` the weak learner was trained on (sums to 1)
 ``output``              the weak learner's ``h_t(x_i)`` in [-1, 1] on the original samples
 ``cumulative_votes``    margin of the previous rounds' ensemble, ``sum_{j<t} v_j(h_j(x_i)) h_j(x_i)``
-``vote_scale``          ``sum_{j<t} max(v+_j, v-_j)``, the previous rounds' vote magnitudes; a margin within
+``vote_scale``          ``sum_{j<t} max(|v+_j|, |v-_j|)``, the previous rounds' vote magnitudes; a margin within
                         ``_rules.tie_margin`` of 0 is a tie (a zero vote, counted negative)
 ``weighted_error``      ``sum_i D^t(i) (1 - y_i h_t(x_i)) / 2``
 ``costs``               the round's per-sample costs ``C^t_i`` (from ``round_costs``)
@@ -302,7 +302,7 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
         cost_matrix : array-like of shape (n_samples, 4), default=None
             Example-dependent costs, columns ``[C_FP, C_FN, C_TP, C_TN]``. Variants that use it derive each
             row's regret ``r_i`` (``C_FN - C_TP`` for positives, ``C_FP - C_TN`` for negatives): class costs
-            ``c(+-) = R+- / max(R+, R-)`` from the class mean regrets, and row weights ``r_i / R_{y_i}`` on
+            ``c(+-) = C+- R+- / max(C+ R+, C- R-)`` from the class mean regrets, and row weights ``r_i / R_{y_i}`` on
             ``D^1`` (see each variant's docstring and ``docs/example-dependent-costs.md``). Variants that do
             not use it (AdaBoost, RareBoost, the M2 methods) validate it, ignore it and raise a
             :class:`~algorithms.exceptions.CostMatrixIgnoredWarning`.
@@ -429,24 +429,25 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
                 "learner could be kept: under this method's alpha rule (see its docstring) the first learner "
                 "does not improve on chance for these data and costs"
             )
-        self._refuse_one_class_ensemble(cumulative_votes)
+        self._refuse_one_class_ensemble(cumulative_votes, _rules.tie_margin(vote_scale))
         self.trace_ = {key: np.asarray(values, dtype=float) for key, values in trace.items()}
         self.estimator_weights_ = self.trace_["alpha"].copy()
         self.estimator_errors_ = self.trace_["weighted_error"].copy()
         self.vote_weights_ = np.asarray(vote_weights, dtype=float).reshape(-1, 2)
         return self
 
-    def _refuse_one_class_ensemble(self, training_margin):
+    def _refuse_one_class_ensemble(self, training_margin, tie):
         """Raise when boosting stopped early and the kept learners vote one class for every training sample.
 
         A rule that stops early (a learner discarded for a non-positive alpha, degenerate weights, a variant's
         own stop) can leave a few learners that all favour the majority class; returning that model would
-        silently predict one class. ``training_margin`` is the kept ensemble's vote on the training samples.
+        silently predict one class. ``training_margin`` is the kept ensemble's vote on the training samples;
+        a margin up to ``tie`` is a tie, counted negative as in the rates and in :meth:`predict`.
         A fit that ran all ``n_estimators`` rounds is returned as it is: its rules had every chance.
         """
         if self.stop_reason_ == "n_estimators":
             return
-        predicts_positive = training_margin > 0
+        predicts_positive = training_margin > tie
         if predicts_positive.any() and not predicts_positive.all():
             return
         negative_label = self.classes_[self.classes_ != self.pos_label_][0]
@@ -501,7 +502,10 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
         return margin if self.pos_label_ == self.classes_[1] else -margin
 
     def _label_of(self, decision):
-        return self.classes_[(decision > 0).astype(int)]
+        """Labels of oriented scores; a score of 0 (a tie) is the negative class, as the fit's rates count it."""
+        if self.pos_label_ == self.classes_[1]:
+            return self.classes_[(decision > 0).astype(int)]
+        return self.classes_[(decision >= 0).astype(int)]
 
     def _probabilities_of(self, margin):
         p_second = expit(2.0 * self._oriented(margin))
@@ -534,7 +538,7 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
             yield self._label_of(score)
 
     def predict(self, X):
-        """``H(x) = sign(sum_t alpha_t h_t(x))`` (AdaCC Eq. 4) as labels; score 0 gives ``classes_[0]``."""
+        """``H(x) = sign(sum_t alpha_t h_t(x))`` (AdaCC Eq. 4) as labels; a tie (score 0) is the negative class."""
         return self._label_of(self.decision_function(X))
 
     def staged_predict_proba(self, X):

@@ -17,6 +17,7 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from functools import partial
 
+import numpy as np
 from prefect import get_run_logger, task
 from prefect.cache_policies import NO_CACHE
 
@@ -111,7 +112,7 @@ def fit_and_log_candidate(
         fitted = cell_pool.call(fit, estimator, data.train_features, data.train_target)
         model, fit_seconds = fitted.model, fitted.fit_seconds
         selection = {
-            f"selection/savings at C- {cost:.4g}": score for cost, score in fitted.selection_scores.items()
+            f"selection/savings at C- {_metric_number(cost)}": score for cost, score in fitted.selection_scores.items()
         }
         predicted = predict_labels(model, data.holdout_features, data.holdout_costs)
         scores = decision_scores(model, data.holdout_features)
@@ -196,3 +197,8 @@ def retrain_outcome(
         "best": best.method,
         **decision,
     }
+
+
+def _metric_number(value: float) -> str:
+    """``value`` with up to 6 significant digits and no exponent (MLflow refuses ``+`` in metric names)."""
+    return np.format_float_positional(value, precision=6, unique=True, fractional=False, trim="-")

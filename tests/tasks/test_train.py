@@ -104,15 +104,15 @@ def test_validation_selection_and_refit_on_the_training_split(data):
     assert result.fit_seconds > 0
 
 
-def test_ties_go_to_the_larger_negative_cost():
-    # Perfectly separable data: every C- gives training F1 = 1.
+def test_ties_go_to_the_last_candidate_of_the_grid():
+    # Perfectly separable data: every C- gives training F1 = 1; the grid's order, not the values, decides.
     features = np.array([[0.0], [0.1], [0.2], [5.0], [5.1]])
     target = np.array([0, 0, 0, 1, 1])
     best, scores, _ = select_negative_cost(
         ClassCostLogistic(), features, target, negative_costs=(0.2, 0.9, 0.5)
     )
     assert set(scores.values()) == {1.0}
-    assert best == 0.9
+    assert best == 0.5
 
 
 def test_no_selection_without_class_costs_or_when_switched_off(data):
@@ -176,6 +176,38 @@ def test_fit_estimator_passes_the_cost_matrix_only_when_given(data):
     assert fit_estimator(ClassCostLogistic(), features, target).fit_costs_ is None
     costs = np.ones((len(target), 4))
     assert fit_estimator(ClassCostLogistic(), features, target, costs).fit_costs_ is costs
+
+
+def test_the_regret_grid_is_one_candidate_when_c_minus_would_scale_nothing(data):
+    _, target = data
+    no_negative_regret = np.tile([0.0, 5.0, 0.0, 0.0], (len(target), 1))
+    no_positive_regret = np.tile([1.0, 0.0, 0.0, 0.0], (len(target), 1))
+    almost_equal = np.tile([1.0, 1.0005, 0.0, 0.0], (len(target), 1))
+    for costs in (no_negative_regret, no_positive_regret, almost_equal):
+        assert regret_scale_grid(target, costs) == (1.0,)
+    assert regret_scale_grid(target, np.tile([4.0, 1.0, 0.0, 0.0], (len(target), 1)))[-1] == 0.25
+
+
+class IgnoresItsCosts(ClassCostLogistic):
+    """The same model whatever C-: every candidate scores the same."""
+
+    def fit(self, X, y, sample_weight=None, *, cost_matrix=None):
+        self.model_ = LogisticRegression(max_iter=2000).fit(X, y)
+        self.classes_ = self.model_.classes_
+        return self
+
+
+def test_ties_and_undefined_scores_go_to_the_last_candidate_of_the_grid(data):
+    """Later in the grid is closer to cost-blind (equal class costs when the regret grid descends)."""
+    features, target = data
+    descending = (1.0, 0.5, 0.25)
+    best, scores, _ = select_negative_cost(IgnoresItsCosts(), features, target, negative_costs=descending)
+    assert len(set(scores.values())) == 1 and best == 0.25
+    costless = np.zeros((len(target), 4))  # savings are undefined (NaN) when nothing costs anything
+    best, scores, fitted = select_negative_cost(
+        ClassCostLogistic(), features, target, negative_costs=descending, cost_matrix=costless
+    )
+    assert all(np.isnan(score) for score in scores.values()) and best == 0.25 and fitted.negative_cost == 0.25
 
 
 class FailsBelowHalf(ClassCostLogistic):

@@ -239,3 +239,13 @@ def test_mirror_image_constant_learners_are_a_tie_not_a_rounding_residue():
     np.testing.assert_allclose(model.trace_["positive_weight_share"][:2], [0.9, 0.5], rtol=0, atol=1e-12)
     assert model.trace_["train_tpr"][1] == 0.0  # the tie H_{1:2} = 0 predicts negative
     assert list(model.staged_predict(x))[1].tolist() == [0] * 200
+
+
+def test_a_tie_predicts_the_negative_class_when_the_positive_class_is_the_first_label():
+    """The mirror-image tie above with the labels swapped (positive = ``classes_[0]``): still negative."""
+    x = np.zeros((200, 1))
+    y = 1 - (np.arange(200) % 10 == 5).astype(int)
+    model = AdaCC1(n_estimators=3).fit(x, y)
+    assert model.pos_label_ == 0
+    assert model.trace_["train_tpr"][1] == 0.0
+    assert list(model.staged_predict(x))[1].tolist() == [1] * 200
