@@ -21,8 +21,8 @@ quantity                meaning
 ``weights``             the distribution ``D^t`` the weak learner was trained on (sums to 1)
 ``output``              the weak learner's ``h_t(x_i)`` in [-1, 1] on the original samples
 ``cumulative_votes``    margin of the previous rounds' ensemble, ``sum_{j<t} v_j(h_j(x_i)) h_j(x_i)``
-``vote_scale``          ``sum_{j<t} max(|v+_j|, |v-_j|)``, the previous rounds' vote magnitudes; a margin within
-                        ``_rules.tie_margin`` of 0 is a tie (a zero vote, counted negative)
+``vote_scale``          ``sum_{j<t} max(|v+_j|, |v-_j|)``, the previous rounds' vote magnitudes; a margin
+                        within ``_rules.tie_margin`` of 0 is a tie (a zero vote, counted negative)
 ``weighted_error``      ``sum_i D^t(i) (1 - y_i h_t(x_i)) / 2``
 ``costs``               the round's per-sample costs ``C^t_i`` (from ``round_costs``)
 ``alpha``               the learner's weight ``alpha_t`` (from ``alpha``), and any further quantity the
@@ -302,9 +302,10 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
         cost_matrix : array-like of shape (n_samples, 4), default=None
             Example-dependent costs, columns ``[C_FP, C_FN, C_TP, C_TN]``. Variants that use it derive each
             row's regret ``r_i`` (``C_FN - C_TP`` for positives, ``C_FP - C_TN`` for negatives): class costs
-            ``c(+-) = C+- R+- / max(C+ R+, C- R-)`` from the class mean regrets, and row weights ``r_i / R_{y_i}`` on
-            ``D^1`` (see each variant's docstring and ``docs/example-dependent-costs.md``). Variants that do
-            not use it (AdaBoost, RareBoost, the M2 methods) validate it, ignore it and raise a
+            ``c(+-) = C+- R+- / max(C+ R+, C- R-)`` from the class mean regrets, and row weights
+            ``r_i / R_{y_i}`` on ``D^1`` (see each variant's docstring and
+            ``docs/example-dependent-costs.md``). Variants that do not use it (AdaBoost, RareBoost, the M2
+            methods) validate it, ignore it and raise a
             :class:`~algorithms.exceptions.CostMatrixIgnoredWarning`.
 
         Returns
@@ -502,7 +503,7 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
         return margin if self.pos_label_ == self.classes_[1] else -margin
 
     def _label_of(self, decision):
-        """Labels of oriented scores; a score of 0 (a tie) is the negative class, as the fit's rates count it."""
+        """Labels of oriented scores; a score of 0 (a tie) is the negative class, as the fit's rates do."""
         if self.pos_label_ == self.classes_[1]:
             return self.classes_[(decision > 0).astype(int)]
         return self.classes_[(decision >= 0).astype(int)]
@@ -538,7 +539,7 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
             yield self._label_of(score)
 
     def predict(self, X):
-        """``H(x) = sign(sum_t alpha_t h_t(x))`` (AdaCC Eq. 4) as labels; a tie (score 0) is the negative class."""
+        """``H(x) = sign(sum_t alpha_t h_t(x))`` (AdaCC Eq. 4) as labels; a tie (score 0) is negative."""
         return self._label_of(self.decision_function(X))
 
     def staged_predict_proba(self, X):

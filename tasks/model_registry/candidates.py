@@ -112,7 +112,8 @@ def fit_and_log_candidate(
         fitted = cell_pool.call(fit, estimator, data.train_features, data.train_target)
         model, fit_seconds = fitted.model, fitted.fit_seconds
         selection = {
-            f"selection/savings at C- {_metric_number(cost)}": score for cost, score in fitted.selection_scores.items()
+            f"selection/savings at C- {_metric_number(cost)}": score
+            for cost, score in fitted.selection_scores.items()
         }
         predicted = predict_labels(model, data.holdout_features, data.holdout_costs)
         scores = decision_scores(model, data.holdout_features)
