@@ -12,7 +12,6 @@ Every metric takes ``y_true`` and ``y_pred`` coded with the positive (minority) 
 from __future__ import annotations
 
 import numpy as np
-from imblearn.metrics import geometric_mean_score, specificity_score
 from sklearn.metrics import (
     accuracy_score,
     balanced_accuracy_score,
@@ -59,6 +58,8 @@ def tpr(y_true, y_pred, *, pos_label=1):
 
 def tnr(y_true, y_pred, *, pos_label=1):
     """True negative rate (specificity): TN / (TN + FP) (AdaCC Table 5)."""
+    from imblearn.metrics import specificity_score  # on first use: the estimators' import stays light
+
     t, p = _binary(y_true, y_pred, pos_label)
     return float(specificity_score(t, p, pos_label=1, average="binary"))
 
@@ -83,6 +84,8 @@ def f1(y_true, y_pred, *, pos_label=1):
 
 def g_mean(y_true, y_pred, *, pos_label=1):
     """Geometric mean sqrt(TPR * TNR) (AdaCC Table 5, WOTBoost Section 4)."""
+    from imblearn.metrics import geometric_mean_score  # on first use: the estimators' import stays light
+
     t, p = _binary(y_true, y_pred, pos_label)
     return float(geometric_mean_score(t, p, average="binary", pos_label=1))
 
