@@ -2,15 +2,16 @@
 against confidence-rated ``h = 2 p - 1`` (Ting 2000's real-valued predictions).
 
 **AdaCC datasets** (every one reachable offline, ``benchmarks._evidence.adacc_offline_datasets``: 12):
-stratified ``FOLDS``-fold CV (repeat 0, seed 0, ``tasks.evaluate.make_split``), ``T = ROUNDS`` stumps, C-
-chosen on the training fold by F1 from the paper's grid {0.1, ..., 1.0} with C+ = 1
-(``tasks.train.fit_with_cost_selection``, mode ``"train"``: the AdaCC paper's protocol); score: test balanced
-accuracy (Table 8's measure).
+stratified ``FOLDS``-fold CV (repeat 0, seed 0, ``tasks.fitting.evaluate.make_split``), ``T = ROUNDS`` stumps,
+C- chosen on the training fold by F1 from the paper's grid {0.1, ..., 1.0} with C+ = 1
+(``tasks.fitting.cost_selection.fit_with_cost_selection``, mode ``"train"``: the AdaCC paper's protocol);
+score: test balanced accuracy (Table 8's measure).
 
 **Business datasets** (``credit-scoring``, ``direct-marketing``, ``card-fraud``, every row): the stratified
 50/50 ``holdout`` and the CSDT paper's ``tvt`` split (repeat 0, seed 0), each dataset's cost model fit on the
-training rows, ``fit(X, y, cost_matrix=...)`` with C- chosen by savings (``tasks.train.regret_scale_grid``;
-on the validation rows under ``tvt``); score: test savings (CSDT Eq. 4) and the share of rows flagged.
+training rows, ``fit(X, y, cost_matrix=...)`` with C- chosen by savings
+(``tasks.fitting.cost_selection.regret_scale_grid``; on the validation rows under ``tvt``); score: test
+savings (CSDT Eq. 4) and the share of rows flagged.
 
 Run: ``python -m benchmarks csb1_output`` (``--quick``: 3 datasets, 2 folds, 30 rounds, direct marketing
 only). Results go to ``docs/results/csb1-weak-output.md``.
@@ -33,7 +34,7 @@ BUSINESS = ("credit-scoring", "direct-marketing", "card-fraud")
 
 
 def _fit(output, rounds, X, y, cost_matrix=None, validation=None):
-    from tasks.train import fit_with_cost_selection
+    from tasks.fitting.cost_selection import fit_with_cost_selection
 
     estimator = CSB1(n_estimators=rounds, random_state=0, weak_output=output)
     return fit_with_cost_selection(estimator, X, y, cost_matrix=cost_matrix, validation=validation)
@@ -41,7 +42,7 @@ def _fit(output, rounds, X, y, cost_matrix=None, validation=None):
 
 def adacc_scores(name, rounds, folds):
     """Mean test balanced accuracy of each weak output over the CV folds, C- chosen by training F1."""
-    from tasks.evaluate import make_split
+    from tasks.fitting.evaluate import make_split
 
     X, y, _ = load_arrays(name)
     scores = {output: [] for output in OUTPUTS}
@@ -56,7 +57,7 @@ def adacc_scores(name, rounds, folds):
 def business_scores(name, rounds, protocol):
     """Test savings, share flagged and the chosen C- of each weak output on one business split."""
     from benchmarks.bench_example_costs import load_business, split_problem
-    from tasks.evaluate import predict_labels
+    from tasks.fitting.evaluate import predict_labels
 
     features, target, _ = load_business(name)
     (X, y, costs), validation, (X_test, y_test, costs_test) = split_problem(name, features, target, protocol)
@@ -97,7 +98,7 @@ def main(quick: bool) -> None:
         business_rows.append([f"{name} {protocol}", *cells])
     body = "\n".join(
         [
-            "Protocol: `benchmarks/bench_csb1_output.py` (docstring). Default: `weak_output=\"confidence\"`.",
+            'Protocol: `benchmarks/bench_csb1_output.py` (docstring). Default: `weak_output="confidence"`.',
             "",
             f"## AdaCC datasets: test balanced accuracy ({folds}-fold CV, T = {rounds}, C- by training F1)",
             "",

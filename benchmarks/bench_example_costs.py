@@ -5,14 +5,15 @@ Data: ``tasks.datasets.load_dataset`` of ``credit-scoring``, ``direct-marketing`
 row. Costs: each dataset's registered cost model with its default (paper) parameters, fitted on the training
 rows only (``tasks.cost_models.fit_cost_model``).
 
-Protocols (``tasks.evaluate.make_split``, repeat 0, seed 0): ``holdout`` (stratified 50/50: every method
-fits on the training half; CSDT holds 30 % of it out for its cost pruning) and ``tvt`` (the CSDT paper's
-stratified train / validation / test, 40/30/30: every method fits on the training 40 %, CSDT prunes on the
-validation 30 %). Each method is fit as ``compare`` fits it (``tasks.train.fit_with_cost_selection``): with
-``fit(X, y, cost_matrix=...)``, a fixed-cost method choosing C- by savings first (on the training rows under
-``holdout``, on the validation rows under ``tvt``; ``tasks.train.regret_scale_grid``). All are scored on the
-test rows by savings (CSDT Eq. 4) and F1; methods whose ``predict`` takes the rows' costs (AdaMEC,
-AdaMEC-Cal, CGAda-Cal, BMR) get the test rows' ``cost_matrix``.
+Protocols (``tasks.fitting.evaluate.make_split``, repeat 0, seed 0): ``holdout`` (stratified 50/50: every
+method fits on the training half; CSDT holds 30 % of it out for its cost pruning) and ``tvt`` (the CSDT
+paper's stratified train / validation / test, 40/30/30: every method fits on the training 40 %, CSDT prunes on
+the validation 30 %). Each method is fit as ``compare`` fits it
+(``tasks.fitting.cost_selection.fit_with_cost_selection``): with ``fit(X, y, cost_matrix=...)``, a fixed-cost
+method choosing C- by savings first (on the training rows under ``holdout``, on the validation rows under
+``tvt``; ``tasks.fitting.cost_selection.regret_scale_grid``). All are scored on the test rows by savings (CSDT
+Eq. 4) and F1; methods whose ``predict`` takes the rows' costs (AdaMEC, AdaMEC-Cal, CGAda-Cal, BMR) get the
+test rows' ``cost_matrix``.
 
 Methods: every boosting method of ``algorithms.boosting.BOOSTING_METHODS`` with ``n_estimators=ROUNDS``
 stumps (SMOTEBoost and WOTBoost: their depth-3 tree); ``"csdt"`` (cost tree, cost pruning) and ``"bmr-lr"``
@@ -63,7 +64,7 @@ def load_business(name: str):
 def split_problem(name: str, features, target, protocol: str):
     """Arrays and cost matrices of one split; the cost model is fitted on the training rows only."""
     from tasks.cost_models import fit_cost_model
-    from tasks.evaluate import make_split
+    from tasks.fitting.evaluate import make_split
 
     split = make_split(target, protocol, repeat=0, seed=0)
     cost_model = fit_cost_model(name, features.iloc[split.train], target[split.train])
@@ -88,8 +89,8 @@ def build(key: str, rounds: int):
 
 def fit_and_score(key: str, rounds: int, train, validation, test):
     """Fit one method as ``compare`` does and score it on the test rows: (savings, F1, share flagged, s)."""
-    from tasks.evaluate import predict_labels
-    from tasks.train import fit_with_cost_selection
+    from tasks.fitting.cost_selection import fit_with_cost_selection
+    from tasks.fitting.evaluate import predict_labels
 
     (X_train, y_train, c_train), (X_test, y_test, c_test) = train, test
     started = time.perf_counter()

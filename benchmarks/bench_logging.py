@@ -30,8 +30,8 @@ MAKE_RUN_CHILDREN = 120
 
 def _cells():
     from schemas.flow_params import CompareParams
-    from tasks.cell_compute import compute_cell, describe_dataset
-    from tasks.cells import plan_cells
+    from tasks.compare.cell_compute import compute_cell, describe_dataset
+    from tasks.compare.cells import plan_cells
 
     params = CompareParams(
         datasets=("wisconsin",), methods=METHODS, repeats=1, folds=2, n_estimators=(25, 50)
@@ -42,10 +42,16 @@ def _cells():
 
 def main(quick: bool = False) -> None:
     os.environ.setdefault("MLFLOW_ENABLE_ARTIFACTS_PROGRESS_BAR", "false")
-    from tasks.comparison_runs import _child_files, log_method_run_task
+    from tasks.compare.child_runs import child_run_payload
+    from tasks.compare.comparison_runs import _child_files, log_method_run_task
     from tasks.report.publish import publish_report
-    from tasks.report.results import child_run_payload
-    from tasks.track import ParentRun, ensure_experiment, log_child_run, tracked_run, tracking_client
+    from tasks.tracking.mlflow_runs import (
+        ParentRun,
+        ensure_experiment,
+        log_child_run,
+        tracked_run,
+        tracking_client,
+    )
 
     load = os.getloadavg()[0]
     params, info, cells = _cells()
@@ -82,8 +88,8 @@ def main(quick: bool = False) -> None:
                     timings["with folds.csv and figure"].append(time.perf_counter() - started)
         # The report reads every child run back; build it for a parent holding one set of children.
         with tracked_run(client, experiment_id, run_name="bench report") as report_parent:
-            from tasks.report.tasks import summarize_task
-            from tasks.track import log_table
+            from tasks.compare.summary import summarize_task
+            from tasks.tracking.mlflow_runs import log_table
 
             run = ParentRun(uri, experiment_id, report_parent)
             for method, group in groups.items():

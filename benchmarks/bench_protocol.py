@@ -5,14 +5,15 @@ is **CPU time** (core-seconds) of the thread or process that did the work, with 
 (``NUMBA_NUM_THREADS=1``, ``OPENBLAS_NUM_THREADS=1``); wall time on ``c`` free cores is core-seconds / ``c``.
 
 **The protocols, projected from measured cells.** Every ``compare`` cell records ``cpu_seconds``
-(``tasks.cell_compute.compute_cell``). The reduced reproductions of ``scripts/reproduce/adacc.sh`` (R x 5-fold
-CV, T up to ``t`` from one fit, a C- grid of ``g`` values) and ``scripts/reproduce/wotboost.sh`` (R of the 100
-50/50 splits) leave their cells in the cell store; this benchmark reads them back and projects each (dataset,
-method) to the paper's protocol: the mean over its measured cells of their CPU seconds, each scaled to the
-paper's cell, times the paper's number of cells (AdaCC: 10 x 5 folds; WOTBoost: 100 splits). A cell scales by
-``200 / t`` (rounds cost the same each; an early stop makes this an upper bound) and, for a fixed-cost method,
-whose cell fits one model per C- candidate (selection by training F1: the winner is one of them), by ``10 /
-g``. Without stored cells it first computes the cells of repeat 0 itself (fold 0 only with ``--quick``).
+(``tasks.compare.cell_compute.compute_cell``). The reduced reproductions of ``scripts/reproduce/adacc.sh`` (R
+x 5-fold CV, T up to ``t`` from one fit, a C- grid of ``g`` values) and ``scripts/reproduce/wotboost.sh`` (R
+of the 100 50/50 splits) leave their cells in the cell store; this benchmark reads them back and projects each
+(dataset, method) to the paper's protocol: the mean over its measured cells of their CPU seconds, each scaled
+to the paper's cell, times the paper's number of cells (AdaCC: 10 x 5 folds; WOTBoost: 100 splits). A cell
+scales by ``200 / t`` (rounds cost the same each; an early stop makes this an upper bound) and, for a
+fixed-cost method, whose cell fits one model per C- candidate (selection by training F1: the winner is one of
+them), by ``10 / g``. Without stored cells it first computes the cells of repeat 0 itself (fold 0 only with
+``--quick``).
 
 **Card fraud, every registered method a candidate.** The real command, ``cslearn retrain card-fraud
 --candidates <every registered method>``, on all 284,807 rows (70 % training, 30 % holdout, the cost model's
@@ -90,7 +91,6 @@ ANCHOR_METHOD, ANCHOR_METHODS = "adaboost", ("adaboost", "cgada")
 #: Goals of issue 13 point 5.
 ADACC_GOAL_HOURS, ADACC_GOAL_CORES = 3.0, 2
 RETRAIN_GOAL_SECONDS, RETRAIN_GOAL_GB = 600.0, 4.0
-
 
 
 # ------------------------------------------------------------------------------------------- the protocols
@@ -180,8 +180,8 @@ def compute_sample_cells(protocol: str, datasets, methods, *, repeats, folds, gr
     """Compute (and store) the cells of repeat 0 (fold 0 with ``quick``) of the datasets that have none yet
     (with ``quick``, only :data:`ANCHOR_METHODS`: the projection estimates the others from them)."""
     from schemas.flow_params import CompareParams
-    from tasks.cell_compute import CellStore, compute_cell, describe_dataset
-    from tasks.cells import plan_cells
+    from tasks.compare.cell_compute import CellStore, compute_cell, describe_dataset
+    from tasks.compare.cells import plan_cells
 
     params = CompareParams(
         datasets=datasets,
@@ -350,7 +350,7 @@ def m2_round_profile(data_path: Path, rounds: int = 3) -> dict:
 
     from algorithms.boosting import _m2_rules
     from algorithms.boosting.m2 import SyntheticMinorityRounds
-    from tasks.train import build_estimator, fit_estimator
+    from tasks.fitting.cost_selection import build_estimator, fit_estimator
 
     spent = {"weak learner fit": 0.0, "round training set": 0.0, "neighbour search (once)": 0.0}
     timed = [
@@ -409,7 +409,7 @@ def _format_m2_profile(profile: dict) -> str:
 
 # ------------------------------------------------------------------------------------------------- main
 def main(quick: bool) -> None:
-    from tasks.cell_compute import default_cell_store
+    from tasks.compare.cell_compute import default_cell_store
 
     load_before = load_average()
     store = default_cell_store()
@@ -480,5 +480,3 @@ def main(quick: bool) -> None:
         body,
         "python -m benchmarks protocol" + (" --quick" if quick else ""),
     )
-
-

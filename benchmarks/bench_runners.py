@@ -2,9 +2,9 @@
 
 1. **Fits at once**: the same four AdaBoost fits (20,000 x 20, numba stump rounds) one after the other, on
    two threads (``ThreadPoolExecutor(2)``, what Prefect's ``ThreadPoolTaskRunner`` does) and on two worker
-   processes (``tasks.cell_pool.CellPool(2)``, what ``CellProcessTaskRunner`` does; workers started and warmed
-   before the clock starts). A speed-up near 1 on threads means the GIL (or BLAS oversubscription) serialises
-   the fits; near 2 means both cores work.
+   processes (``tasks.compare.cell_pool.CellPool(2)``, what ``CellProcessTaskRunner`` does; workers started
+   and warmed before the clock starts). A speed-up near 1 on threads means the GIL (or BLAS oversubscription)
+   serialises the fits; near 2 means both cores work.
 2. **A small comparison**: :data:`benchmarks._flows.SMALL_COMPARE` run by the ``compare`` flow's cell subflow
    on ``ThreadPoolTaskRunner(1)``, ``ThreadPoolTaskRunner(2)`` and ``CellProcessTaskRunner(2)`` (the local
    default), interleaved, against Prefect's temporary server and a sqlite MLflow store; wall time of the flow
@@ -38,7 +38,7 @@ def fit_once(rounds: int) -> float:
 
 
 def _fits_at_once(rounds: int, repeats: int) -> dict[str, list[float]]:
-    from tasks.cell_pool import CellPool
+    from tasks.compare.cell_pool import CellPool
 
     walls: dict[str, list[float]] = {"one at a time": [], "2 threads": [], "2 worker processes": []}
     pool = CellPool(2, warm_module="algorithms.boosting")

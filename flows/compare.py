@@ -9,11 +9,11 @@ whose cells are all done reuses the earlier finished run of the same configurati
 one.
 
 ``compare`` (the deployed entrypoint) takes the fields of ``CompareParams`` as flat parameters
-(``tasks.flow_parameters.flat_parameters``: described, datasets and methods as choices, one field settable
-with ``prefect deployment run --param``), picks the task runner from them and runs the cells in the subflow
-``compare_cells``. ``run_compare(params)`` takes the model (``cslearn compare`` calls it): it validates first,
-then runs the flow with the tracking URI it names as this process's MLflow default (its credentials moved to
-MLflow's variables, never a flow parameter).
+(``tasks.config.flow_parameters.flat_parameters``: described, datasets and methods as choices, one field
+settable with ``prefect deployment run --param``), picks the task runner from them and runs the cells in the
+subflow ``compare_cells``. ``run_compare(params)`` takes the model (``cslearn compare`` calls it): it
+validates first, then runs the flow with the tracking URI it names as this process's MLflow default (its
+credentials moved to MLflow's variables, never a flow parameter).
 """
 
 from __future__ import annotations
@@ -25,9 +25,9 @@ from prefect.futures import as_completed
 
 from flows.runners import build_task_runner
 from schemas.flow_params import CompareParams
-from tasks.cell_compute import CellStore, cell_store_folder
-from tasks.cells import describe_dataset_task, load_finished_cells, plan_cells, run_cell
-from tasks.comparison_runs import (
+from tasks.compare.cell_compute import CellStore, cell_store_folder
+from tasks.compare.cells import describe_dataset_task, load_finished_cells, plan_cells, run_cell
+from tasks.compare.comparison_runs import (
     ChildRunLog,
     cell_counts,
     comparison_outcome,
@@ -38,12 +38,13 @@ from tasks.comparison_runs import (
     log_dataset_inputs_task,
     reuse_run_task,
 )
-from tasks.configuration import validate_params
-from tasks.flow_parameters import flat_parameters, flow_arguments, machine_environment
-from tasks.methods import compared_methods
-from tasks.prefect_artifacts import ProgressArtifact, publish_run_artifacts
-from tasks.report import Progress, summarize_task
+from tasks.compare.summary import summarize_task
+from tasks.config.checks import validate_params
+from tasks.config.flow_parameters import flat_parameters, flow_arguments, machine_environment
+from tasks.config.method_info import compared_methods
 from tasks.report.publish import publish_report_task, published_report
+from tasks.tracking.prefect_artifacts import ProgressArtifact, publish_run_artifacts
+from tasks.tracking.progress import Progress
 
 __all__ = ["compare", "compare_cells", "run_compare"]
 
@@ -114,7 +115,8 @@ def compare(params: CompareParams) -> dict:
 def run_compare(params: CompareParams | Mapping) -> dict:
     """Validate ``params`` (raising ``pydantic.ValidationError`` before any flow run) and run ``compare``.
 
-    Its ``tracking_uri`` is MLflow's default for the run (``tasks.flow_parameters.machine_environment``).
+    Its ``tracking_uri`` is MLflow's default for the run
+    (``tasks.config.flow_parameters.machine_environment``).
     """
     params = validate_params(CompareParams, params)
     with machine_environment(params):

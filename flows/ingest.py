@@ -14,8 +14,8 @@ from __future__ import annotations
 from prefect import flow, get_run_logger
 
 from schemas.flow_params import IngestParams
-from tasks.configuration import validate_params
-from tasks.ingest_report import (
+from tasks.config.checks import validate_params
+from tasks.datasets.validation_report import (
     failed_report_row,
     ingest_dataset_task,
     publish_validation_report_task,

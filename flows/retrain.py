@@ -21,11 +21,11 @@ For one business dataset (credit scoring, direct marketing, card fraud: CSDT pap
    links to the MLflow run and the report, and the candidates' progress.
 
 Parameters are the fields of a frozen pydantic model (``schemas.flow_params.RetrainParams``), flat
-(``tasks.flow_parameters.flat_parameters``: described, the dataset and the candidates as choices); a bad value
-fails validation before any work starts. The deployments in ``prefect.yaml`` schedule this flow per dataset:
-a failed run is retried twice, two minutes apart (a tracking server or disk that was briefly away), and then
-ends Failed with the error of its last attempt. ``run_retrain(params)`` takes the model and runs the flow
-once, without retries (``cslearn retrain`` calls it: its user sees a failure at once).
+(``tasks.config.flow_parameters.flat_parameters``: described, the dataset and the candidates as choices); a
+bad value fails validation before any work starts. The deployments in ``prefect.yaml`` schedule this flow per
+dataset: a failed run is retried twice, two minutes apart (a tracking server or disk that was briefly away),
+and then ends Failed with the error of its last attempt. ``run_retrain(params)`` takes the model and runs the
+flow once, without retries (``cslearn retrain`` calls it: its user sees a failure at once).
 """
 
 from __future__ import annotations
@@ -37,8 +37,8 @@ from prefect.futures import as_completed
 
 from flows.runners import CellProcessTaskRunner
 from schemas.flow_params import RetrainParams
-from tasks.configuration import validate_params
-from tasks.flow_parameters import flat_parameters, flow_arguments, machine_environment
+from tasks.config.checks import validate_params
+from tasks.config.flow_parameters import flat_parameters, flow_arguments, machine_environment
 from tasks.model_registry import (
     CandidateProgress,
     best_candidate,
@@ -48,8 +48,8 @@ from tasks.model_registry import (
     retrain_outcome,
     retrain_parent_run,
 )
-from tasks.prefect_artifacts import ProgressArtifact, publish_run_artifacts
 from tasks.report.publish import publish_report_task
+from tasks.tracking.prefect_artifacts import ProgressArtifact, publish_run_artifacts
 
 __all__ = ["RETRAIN_RETRIES", "retrain", "run_retrain"]
 
@@ -60,7 +60,7 @@ RETRAIN_RETRIES = {"retries": 2, "retry_delay_seconds": 120}
 @flow(  # each candidate's fit in a worker process, two at once: Ctrl-C stops them at once
     name="retrain",
     validate_parameters=True,
-    task_runner=CellProcessTaskRunner(2, warm_module="tasks.train"),
+    task_runner=CellProcessTaskRunner(2, warm_module="tasks.fitting.cost_selection"),
     **RETRAIN_RETRIES,
 )
 @flat_parameters(RetrainParams, choices={"dataset": "business_datasets", "candidates": "methods"})
@@ -132,7 +132,7 @@ def run_retrain(params: RetrainParams | Mapping) -> dict:
     """Validate ``params`` (raising ``pydantic.ValidationError`` before any flow run); run ``retrain`` once.
 
     Its ``tracking_uri`` and ``cache_dir`` are this process's MLflow default and dataset cache for the run
-    (``tasks.flow_parameters.machine_environment``).
+    (``tasks.config.flow_parameters.machine_environment``).
     """
     params = validate_params(RetrainParams, params)
     with machine_environment(params):

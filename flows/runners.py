@@ -2,10 +2,10 @@
 
 - :class:`CellProcessTaskRunner` (the local default): Prefect runs each task in a thread of its own (task
   states, logs and retries stay Prefect's), and the fit inside the task runs in a worker process of a
-  ``tasks.cell_pool.CellPool`` opened for the flow run. Fits use every core whatever holds the GIL, each
-  worker's BLAS is capped to its share of the cores, and an interrupt ends the run in seconds: on leaving the
-  runner with an exception (``Ctrl-C``, ``SIGTERM``, an error) the workers are killed and the waiting tasks
-  fail at once, where Prefect's own ``ThreadPoolTaskRunner`` and ``ProcessPoolTaskRunner`` wait for the
+  ``tasks.compare.cell_pool.CellPool`` opened for the flow run. Fits use every core whatever holds the GIL,
+  each worker's BLAS is capped to its share of the cores, and an interrupt ends the run in seconds: on leaving
+  the runner with an exception (``Ctrl-C``, ``SIGTERM``, an error) the workers are killed and the waiting
+  tasks fail at once, where Prefect's own ``ThreadPoolTaskRunner`` and ``ProcessPoolTaskRunner`` wait for the
   running tasks to end. ``docs/benchmarks.md`` (``python -m benchmarks runners``) compares it with threads.
 - ``ThreadPoolTaskRunner`` (``processes=False``): fits in threads of this process; they cannot be
   interrupted.
@@ -21,13 +21,13 @@ from typing import Any
 from prefect.task_runners import ThreadPoolTaskRunner
 
 from flows.dask_security import warn_if_insecure
-from tasks.cell_pool import ACTIVE_POOL, CellPool
+from tasks.compare.cell_pool import ACTIVE_POOL, CellPool
 
 __all__ = ["CellProcessTaskRunner", "build_task_runner"]
 
 
 class CellProcessTaskRunner(ThreadPoolTaskRunner):
-    """Prefect tasks in threads; their fits (``tasks.cell_pool.call``) in ``max_workers`` processes.
+    """Prefect tasks in threads; their fits (``tasks.compare.cell_pool.call``) in ``max_workers`` processes.
 
     Parameters
     ----------
@@ -37,10 +37,10 @@ class CellProcessTaskRunner(ThreadPoolTaskRunner):
         Module the workers import as they start (the code of the fits).
 
     Tasks submitted to the runner and tasks the flow calls directly (in the flow's thread) both find the
-    pool (``tasks.cell_pool.ACTIVE_POOL``).
+    pool (``tasks.compare.cell_pool.ACTIVE_POOL``).
     """
 
-    def __init__(self, max_workers: int = 2, warm_module: str = "tasks.cell_compute"):
+    def __init__(self, max_workers: int = 2, warm_module: str = "tasks.compare.cell_compute"):
         super().__init__(max_workers=max_workers)
         self.warm_module = warm_module
         self._pool: CellPool | None = None

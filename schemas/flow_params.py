@@ -21,13 +21,13 @@ registry knows are checked when the caller passes the registries as validation c
 Names that become paths are checked by the models themselves (:data:`NAME_PATTERN` for experiments,
 :data:`RELATIVE_FOLDER_PATTERN` for the cell store, inside the state folder), and their JSON schemas carry the
 same patterns, so a Prefect deployment's API refuses a bad value too. A tracking URI carrying credentials is
-refused (they belong in MLflow's variables, ``tasks.credentials``).
+refused (they belong in MLflow's variables, ``tasks.tracking.credentials``).
 
 An unknown name raises a ``PydanticCustomError`` of type ``unknown_name`` whose context carries the unknown
 names, the known ones and the closest known name of each ("did you mean ...?").
 
 ``schemas`` sits beside ``algorithms`` in the layer graph and imports neither it nor ``tasks``:
-``tasks.configuration.validate_params`` builds the context, and every flow validates through it first. Every
+``tasks.config.checks.validate_params`` builds the context, and every flow validates through it first. Every
 violation surfaces as a ``pydantic.ValidationError`` before any work starts.
 """
 
@@ -248,8 +248,8 @@ class CompareParams(BaseModel):
         and refits the winner on the whole training fold, ``none`` keeps the estimator's default.
         Under ``tvt`` the validation split scores the candidates whenever selection is on. On a dataset with
         example-dependent costs the score is savings (CSDT Eq. 4) instead of F1 and the grid is
-        ``tasks.train.regret_scale_grid`` (C- scales the negatives' regret from the regrets' own ratio to
-        equal class costs) instead of ``negative_costs``.
+        ``tasks.fitting.cost_selection.regret_scale_grid`` (C- scales the negatives' regret from the regrets'
+        own ratio to equal class costs) instead of ``negative_costs``.
     negative_costs : tuple of float
         The C- grid (datasets without example-dependent costs).
     inner_folds : int
@@ -415,8 +415,8 @@ class RetrainParams(BaseModel):
         Dataset cache folder; ``None`` means the data layer's default.
     cost_selection : {"train", "none"}
         ``train``: a fixed-cost candidate (one with a ``negative_cost`` parameter) chooses C- on the training
-        rows by savings (``tasks.train.regret_scale_grid``, as ``compare`` does on business datasets);
-        ``none``: it keeps its configured C-.
+        rows by savings (``tasks.fitting.cost_selection.regret_scale_grid``, as ``compare`` does on business
+        datasets); ``none``: it keeps its configured C-.
     """
 
     # An error never echoes its input: a refused tracking URI may carry a password.

@@ -46,7 +46,7 @@ status=0
 elapsed=$(( $(date +%s) - started ))
 if (( status == 2 || status == 130 )); then exit "$status"; fi
 
-STORE="$("$VENV_BIN/python" -c 'from tasks.track import default_tracking_uri; print(default_tracking_uri())')"
+STORE="$("$VENV_BIN/python" -c 'from tasks.tracking.mlflow_runs import default_tracking_uri; print(default_tracking_uri())')"
 cat <<EOF
 
 Finished in $((elapsed / 60)) min $((elapsed % 60)) s. Results are in MLflow ($STORE),

@@ -2,7 +2,7 @@
 # `make ui`: serve the MLflow UI on 127.0.0.1 over the tracking store the flows write to.
 #
 # The store is the one `cslearn` uses, in or outside make: MLFLOW_TRACKING_URI if set, else the sqlite store in
-# the state folder, $CSLEARN_HOME/mlflow/mlflow.db (default ~/.local/share/cslearn; tasks.track and
+# the state folder, $CSLEARN_HOME/mlflow/mlflow.db (default ~/.local/share/cslearn; tasks.tracking.mlflow_runs and
 # tasks.storage). Artifacts are served from beside that store. An http(s) URI is already a server: its
 # address is printed instead. Settings: MLFLOW_UI_PORT (default 5000). Stop with Ctrl-C.
 set -euo pipefail
@@ -14,7 +14,7 @@ export DO_NOT_TRACK=true MLFLOW_DISABLE_TELEMETRY=true MLFLOW_SERVER_ENABLE_JOB_
 
 cd "$PROJECT_DIR"
 { read -r STORE; read -r ARTIFACTS; } < <("$VENV_BIN/python" -c '
-from tasks.track import artifact_root, default_tracking_uri
+from tasks.tracking.mlflow_runs import artifact_root, default_tracking_uri
 store = default_tracking_uri()
 root = artifact_root(store)  # None: a server, or a file store that keeps its artifacts inside itself
 print(store, root.as_uri() if root else store, sep="\n")')

@@ -5,9 +5,10 @@ user data directory (``platformdirs.user_data_dir("cslearn")``, e.g. ``~/.local/
 never depends on where the code is installed or on the working directory, so ``make run``, ``make ui``, the
 ``cslearn`` command and Prefect workers of one user all see the same runs::
 
-    mlflow/mlflow.db        the default MLflow tracking store (``tasks.track.default_tracking_uri``)
-    mlflow/artifacts/       the artifacts of its experiments
-    cells/                  the resumable results of ``compare`` cells (``tasks.cell_compute.CellStore``)
+    mlflow/mlflow.db        the default MLflow tracking store
+    (``tasks.tracking.mlflow_runs.default_tracking_uri``) mlflow/artifacts/       the artifacts of its
+    experiments cells/                  the resumable results of ``compare`` cells
+    (``tasks.compare.cell_compute.CellStore``)
 
 Datasets live in the dataset cache (``$CSLEARN_CACHE``, ``tasks.datasets.cache``). Every file is written
 through :func:`atomic_path`: to a temporary name beside the destination, renamed over it only when complete.

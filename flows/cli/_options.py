@@ -149,7 +149,7 @@ def _without_echoes(errors: list[dict]) -> list[dict]:
 def explain_invalid(command: str, error: Exception, options: Mapping[str, str]) -> None:
     """Print why a configuration was refused, one line per problem, to stderr.
 
-    ``error`` is a ``pydantic.ValidationError`` or a :class:`tasks.configuration.ProtocolError`.
+    ``error`` is a ``pydantic.ValidationError`` or a :class:`tasks.config.checks.ProtocolError`.
     """
     if hasattr(error, "errors"):
         lines = [line for item in _without_echoes(error.errors()) for line in _error_lines(item, options)]

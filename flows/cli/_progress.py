@@ -1,6 +1,6 @@
 """How a comparison's progress shows in the terminal: one bar on a terminal, a few plain lines otherwise.
 
-The flow logs a progress line after every cell (``tasks.report.progress``) and Prefect logs a line when each
+The flow logs a progress line after every cell (``tasks.tracking.progress``) and Prefect logs a line when each
 cell's task finishes: two lines per cell, 1,200 for ``make run``. While :class:`CellProgressView` is active,
 the console handlers (Prefect's, on the root logger) pass on neither routine "Finished in state Completed()"
 line of a task run; the progress lines become
@@ -53,7 +53,7 @@ class _ConsoleFilter(logging.Filter):
         if _routine_task_line(record):
             return False
         if record.levelno == logging.INFO:
-            from tasks.report.progress import parse_progress_line
+            from tasks.tracking.progress import parse_progress_line
 
             counts = parse_progress_line(record.getMessage())
             if counts is not None:

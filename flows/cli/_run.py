@@ -1,8 +1,8 @@
 """How a subcommand runs a flow: check the configuration in a fraction of a second, make Prefect's API ready
 while the flow's modules import, run the flow, and turn each way it can end into words and an exit status.
 
-1. a tracking URI's credentials are moved to MLflow's variables (``tasks.credentials``), so they are never
-   shown, logged or stored; then ``tasks.configuration.quick_validate`` against the registry snapshot
+1. a tracking URI's credentials are moved to MLflow's variables (``tasks.tracking.credentials``), so they are
+   never shown, logged or stored; then ``tasks.config.checks.quick_validate`` against the registry snapshot
    (nothing heavy imported): a bad configuration is explained per option
    (:func:`flows.cli._options.explain_invalid`), exit status 2;
 2. :class:`flows.cli._environment.PrefectApi` checks the configured server, or starts the temporary one in
@@ -72,8 +72,8 @@ def run_flow(
     from pydantic import ValidationError
 
     from flows.cli._environment import PrefectApi, PrefectUnavailableError
-    from tasks.configuration import ProtocolError, quick_validate, validate_params
-    from tasks.credentials import use_uri_credentials
+    from tasks.config.checks import ProtocolError, quick_validate, validate_params
+    from tasks.tracking.credentials import use_uri_credentials
 
     api = PrefectApi()
     if raw.get("tracking_uri") is not None:  # its credentials go to MLflow's variables, never further

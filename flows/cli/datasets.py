@@ -183,7 +183,7 @@ def list_datasets(args: argparse.Namespace) -> int:
 def _cost_summary(spec, cache_dir: Path) -> dict | None:
     """b_i's summary on the cached data when the cost models exist (descriptive: fitted on all rows)."""
     from tasks.datasets import resolve_cache_dir
-    from tasks.datasets.ingest import read_cached
+    from tasks.datasets.ingestion import read_cached
 
     if spec.cost_model is None:
         return None

@@ -1,8 +1,8 @@
 """``cslearn methods list [--json]``: the registered methods, their family, paper and use of costs.
 
-Everything shown is derived from the estimators (``tasks.methods.describe_methods``) and read from the
-registry snapshot (``tasks.registry_index``), so the list is instant once the snapshot exists and follows the
-code when it changes.
+Everything shown is derived from the estimators (``tasks.config.method_info.describe_methods``) and read from
+the registry snapshot (``tasks.config.name_index``), so the list is instant once the snapshot exists and
+follows the code when it changes.
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ def register(subparsers) -> None:
 
 
 def format_methods(methods) -> str:
-    """An aligned text table of :class:`tasks.methods.MethodInfo` records."""
+    """An aligned text table of :class:`tasks.config.method_info.MethodInfo` records."""
     header = ("key", "family", "paper", "costs", "estimator")
     rows = [
         (info.key, info.family, info.paper or "-", info.costs_text, info.estimator.rsplit(".", 1)[-1])
@@ -61,7 +61,7 @@ def format_methods(methods) -> str:
 
 
 def list_methods(args: argparse.Namespace) -> int:
-    from tasks.registry_index import registry_index
+    from tasks.config.name_index import registry_index
 
     methods = list(registry_index().methods.values())
     if args.json:

@@ -58,8 +58,8 @@ def register(subparsers) -> None:
 def run(args: argparse.Namespace) -> int:
     """Read the run, build and write the report; print the path of ``report.html``."""
     os.environ.setdefault("MLFLOW_ENABLE_ARTIFACTS_PROGRESS_BAR", "false")
-    from tasks.credentials import use_uri_credentials
     from tasks.report import build_report, load_run
+    from tasks.tracking.credentials import use_uri_credentials
 
     try:  # a password in the URI goes to MLflow's variables, so no message can show it
         record = load_run(args.run_id, use_uri_credentials(args.tracking_uri))

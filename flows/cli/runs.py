@@ -2,8 +2,8 @@
 left RUNNING.
 
 Every run cslearn creates is tagged with the process that owns it (host, pid, start time;
-``tasks.orphan_runs``). A RUNNING run whose owner on this host no longer exists is marked KILLED (the flows do
-the same for their experiment when they start). Exit status 0, or 2 when ``--experiment`` names no
+``tasks.tracking.orphan_runs``). A RUNNING run whose owner on this host no longer exists is marked KILLED (the
+flows do the same for their experiment when they start). Exit status 0, or 2 when ``--experiment`` names no
 experiment.
 """
 
@@ -67,8 +67,8 @@ def format_orphans(orphans, *, dry_run: bool) -> str:
 
 
 def cleanup_runs(args: argparse.Namespace) -> int:
-    from tasks.orphan_runs import mark_orphaned_runs
-    from tasks.track import default_tracking_uri, tracking_client
+    from tasks.tracking.mlflow_runs import default_tracking_uri, tracking_client
+    from tasks.tracking.orphan_runs import mark_orphaned_runs
 
     uri = args.tracking_uri or default_tracking_uri()
     client = tracking_client(uri)

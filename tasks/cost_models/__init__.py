@@ -10,9 +10,9 @@
   :func:`checked_cost_matrix` are the steps it composes.
 """
 
-from tasks.cost_models._base import CostModel
 from tasks.cost_models.card_fraud import CardFraudCostModel
 from tasks.cost_models.characteristic import cost_characteristic, cost_characteristic_summary
+from tasks.cost_models.cost_model import CostModel
 from tasks.cost_models.credit_scoring import (
     CreditScoringCostModel,
     PakddCreditScoringCostModel,

@@ -24,7 +24,7 @@ from numbers import Real
 import numpy as np
 from sklearn.utils._param_validation import Interval
 
-from tasks.cost_models._base import CostModel, MonetaryColumn
+from tasks.cost_models.cost_model import CostModel, MonetaryColumn
 
 __all__ = ["CardFraudCostModel"]
 

@@ -22,9 +22,9 @@ from schemas.cost_matrix import (
     report_unreasonable_rows,
     validate_cost_matrix,
 )
-from tasks.cost_models._base import CostModel
 from tasks.cost_models.card_fraud import CardFraudCostModel
 from tasks.cost_models.characteristic import cost_characteristic_summary
+from tasks.cost_models.cost_model import CostModel
 from tasks.cost_models.credit_scoring import CreditScoringCostModel, PakddCreditScoringCostModel
 from tasks.cost_models.direct_marketing import DirectMarketingCostModel
 

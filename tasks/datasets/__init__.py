@@ -10,12 +10,12 @@ Public contract (``docs/architecture.md``)::
     ingest_file(path, *, target, positive=None, cost_columns=None, name=None, ...) -> Dataset  # a user's file
 """
 
+from tasks.datasets.builtin import DATASETS
 from tasks.datasets.cache import CACHE_ENVIRONMENT_VARIABLE, ChecksumError, resolve_cache_dir
 from tasks.datasets.catalog import available_datasets, dataset_entry, dataset_names, load_dataset
 from tasks.datasets.downloads import DownloadError, HttpOptions
-from tasks.datasets.ingest import content_fingerprint, ingest_dataset
+from tasks.datasets.ingestion import content_fingerprint, ingest_dataset
 from tasks.datasets.records import DamagedRecordError
-from tasks.datasets.registry import DATASETS
 from tasks.datasets.spec import Dataset, DatasetEntry, DatasetSpec
 from tasks.datasets.user_files import UserDatasetError, ingest_file, reingest_user_dataset
 

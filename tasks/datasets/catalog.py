@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import logging
 
+from tasks.datasets.builtin import DATASETS
 from tasks.datasets.cache import resolve_cache_dir
-from tasks.datasets.ingest import cached_record, ingest_dataset
-from tasks.datasets.registry import DATASETS
+from tasks.datasets.ingestion import cached_record, ingest_dataset
 from tasks.datasets.spec import Dataset, DatasetEntry
 from tasks.datasets.user_files import load_user_dataset, user_dataset_entry, user_dataset_names
 

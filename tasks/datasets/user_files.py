@@ -29,7 +29,7 @@ from schemas.canonical_dataset import COST_PREFIX
 from schemas.dataset_record import DatasetRecord, UserDatasetRecord
 from tasks.datasets.cache import resolve_cache_dir, sha256_file
 from tasks.datasets.encoding import encode_features
-from tasks.datasets.ingest import (
+from tasks.datasets.ingestion import (
     UnusableEntryError,
     build_canonical_frame,
     content_fingerprint,
@@ -183,7 +183,7 @@ def check_new_user_dataset_name(name: str) -> None:
     ValueError
         Saying which rule the name breaks and what to do.
     """
-    from tasks.datasets.registry import DATASETS
+    from tasks.datasets.builtin import DATASETS
 
     problem = name_problem(name)
     if problem is not None:

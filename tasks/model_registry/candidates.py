@@ -1,11 +1,11 @@
 """Candidates of a retrain: fit with the training costs, scored on the holdout, logged with their model.
 
-Under the retrain's parent run (:func:`retrain_parent_run`, built on :func:`tasks.track.parent_run`),
-:func:`fit_and_log_candidate` fits one method, scores every holdout metric (savings by CSDT Eq. 4) and logs a
-child run with the model ``<dataset>-<method>`` (:func:`tasks.model_registry.logged_models.log_model`: the
-estimator and the fitted cost model, so it serves cost-aware decisions) whose metrics are the holdout
-metrics; :func:`best_candidate` picks the one to register and :func:`retrain_outcome` is what the flow
-returns.
+Under the retrain's parent run (:func:`retrain_parent_run`, built on
+:func:`tasks.tracking.mlflow_runs.parent_run`), :func:`fit_and_log_candidate` fits one method, scores every
+holdout metric (savings by CSDT Eq. 4) and logs a child run with the model ``<dataset>-<method>``
+(:func:`tasks.model_registry.logged_models.log_model`: the estimator and the fitted cost model, so it serves
+cost-aware decisions) whose metrics are the holdout metrics; :func:`best_candidate` picks the one to register
+and :func:`retrain_outcome` is what the flow returns.
 """
 
 from __future__ import annotations
@@ -22,13 +22,20 @@ from prefect import get_run_logger, task
 from prefect.cache_policies import NO_CACHE
 
 from schemas.flow_params import RetrainParams
-from tasks import cell_pool
-from tasks.evaluate import decision_scores, derive_seed, evaluate_predictions, predict_labels
-from tasks.flow_parameters import logged_params
+from tasks.compare import cell_pool
+from tasks.config.flow_parameters import logged_params
+from tasks.fitting.cost_selection import build_estimator, fit_with_cost_selection
+from tasks.fitting.evaluate import decision_scores, derive_seed, evaluate_predictions, predict_labels
 from tasks.model_registry.holdout import RetrainData
 from tasks.model_registry.logged_models import log_model
-from tasks.track import ParentRun, log_metrics, log_params, parent_run, tracked_run, tracking_client
-from tasks.train import build_estimator, fit_with_cost_selection
+from tasks.tracking.mlflow_runs import (
+    ParentRun,
+    log_metrics,
+    log_params,
+    parent_run,
+    tracked_run,
+    tracking_client,
+)
 
 __all__ = [
     "CandidateProgress",
@@ -42,11 +49,12 @@ __all__ = [
 
 
 def retrain_parent_run(params: RetrainParams, data: RetrainData) -> AbstractContextManager[ParentRun]:
-    """The retrain's parent run (:func:`tasks.track.parent_run`).
+    """The retrain's parent run (:func:`tasks.tracking.mlflow_runs.parent_run`).
 
     Named from its configuration (``retrain direct-marketing x 4 candidates``), tagged with the dataset, its
-    fingerprint and the holdout key, and given the flow's parameters (``tasks.flow_parameters.logged_params``:
-    no tracking URI or cache folder), the split's counts and the cost model's parameters.
+    fingerprint and the holdout key, and given the flow's parameters
+    (``tasks.config.flow_parameters.logged_params``: no tracking URI or cache folder), the split's counts and
+    the cost model's parameters.
     """
     return parent_run(
         params.tracking_uri,
@@ -90,12 +98,12 @@ def fit_and_log_candidate(
     """Fit ``method`` with the training costs, score it on the holdout, log a child run with its model.
 
     A fixed-cost method first chooses C- on the training rows by savings (``cost_selection="train"``;
-    ``tasks.train.regret_scale_grid``). The child run holds the fitted estimator's ``get_params()`` (the
-    chosen C- among them), the training savings of every C- candidate (``selection/savings at C- ...``),
-    every holdout metric (``savings`` and ``cost`` from the example-dependent costs, CSDT Eq. 2-4) and the
-    fit time, all also linked to the logged model ``<dataset>-<method>`` (see
-    :func:`tasks.model_registry.logged_models.log_model`). A failing fit marks the child run FAILED and
-    re-raises.
+    ``tasks.fitting.cost_selection.regret_scale_grid``). The child run holds the fitted estimator's
+    ``get_params()`` (the chosen C- among them), the training savings of every C- candidate
+    (``selection/savings at C- ...``), every holdout metric (``savings`` and ``cost`` from the
+    example-dependent costs, CSDT Eq. 2-4) and the fit time, all also linked to the logged model
+    ``<dataset>-<method>`` (see :func:`tasks.model_registry.logged_models.log_model`). A failing fit marks the
+    child run FAILED and re-raises.
     """
     client = tracking_client(tracking_uri)
     estimator = build_estimator(method, method_params, random_state=derive_seed(seed, 2))

@@ -24,11 +24,11 @@ from prefect import get_run_logger, task
 from prefect.cache_policies import NO_CACHE
 
 from algorithms.metrics import savings_score
-from tasks.evaluate import predict_labels
+from tasks.fitting.evaluate import predict_labels
 from tasks.model_registry.candidates import CandidateResult
 from tasks.model_registry.holdout import RetrainData
 from tasks.model_registry.logged_models import cslearn_version, load_model_version
-from tasks.track import git_commit, tracking_client
+from tasks.tracking.mlflow_runs import git_commit, tracking_client
 
 __all__ = [
     "CHALLENGER",

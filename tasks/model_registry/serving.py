@@ -37,7 +37,7 @@ import yaml
 from algorithms.metrics import COST_COLUMNS
 from schemas.cost_matrix import cost_matrix_from_frame
 from tasks.cost_models import COST_MODELS, CostModel, checked_cost_matrix
-from tasks.evaluate import predict_labels, predict_uses_costs
+from tasks.fitting.evaluate import predict_labels, predict_uses_costs
 from tasks.model_registry.serialization import load_estimator_file
 
 __all__ = [

@@ -3,19 +3,18 @@
 Modules: ``results`` (per-cell table, mean ± std summaries), ``statistics`` (ranks, Friedman, Nemenyi,
 Bonferroni-Dunn), ``tables`` (the papers' table forms), ``text`` (terminal views), ``figures`` and
 ``boundaries`` (matplotlib), ``source`` (a run read back from MLflow), ``html`` and ``build`` (the
-self-contained HTML page), ``progress`` and ``tasks`` (what the flows call while running). One split's test
-scores and costs, which the cells pack, are read back by :mod:`tasks.split_scores`.
+self-contained HTML page), ``publish`` (the report where users look: MLflow run, description). One split's
+test scores and costs, which the cells pack, are read back by :mod:`tasks.fitting.split_scores`; a
+comparison's summary task is :mod:`tasks.compare.summary`.
 """
 
 from tasks.report.build import build_report
-from tasks.report.progress import Progress
 from tasks.report.results import (
     CELL_MEASURES,
     LOWER_IS_BETTER,
     METRIC_LABELS,
     METRICS,
     average_over_datasets,
-    child_run_payload,
     results_frame,
     summarize,
     summary_records,
@@ -29,15 +28,11 @@ from tasks.report.statistics import (
     rank_methods,
 )
 from tasks.report.tables import cost_table, leaderboard, per_dataset_table, rank_table, table_by_size
-from tasks.report.tasks import summarize_task
 from tasks.report.text import (
     describe_comparison,
     format_leaderboard,
-    format_overall,
-    format_summary,
     leaderboard_markdown,
 )
-from tasks.split_scores import split_scores_frame
 
 __all__ = [
     "CELL_MEASURES",
@@ -45,18 +40,14 @@ __all__ = [
     "METRICS",
     "METRIC_LABELS",
     "MethodComparison",
-    "Progress",
     "RunRecord",
     "average_over_datasets",
     "build_report",
-    "child_run_payload",
     "compare_methods",
     "cost_table",
     "cumulative_table",
     "describe_comparison",
     "format_leaderboard",
-    "format_overall",
-    "format_summary",
     "friedman_test",
     "leaderboard",
     "leaderboard_markdown",
@@ -65,9 +56,7 @@ __all__ = [
     "rank_methods",
     "rank_table",
     "results_frame",
-    "split_scores_frame",
     "summarize",
-    "summarize_task",
     "summary_records",
     "table_by_size",
 ]

@@ -19,8 +19,8 @@ import numpy as np
 from matplotlib.colors import ListedColormap
 from matplotlib.figure import Figure
 
+from tasks.fitting.cost_selection import build_estimator
 from tasks.report.figures import styled
-from tasks.train import build_estimator
 
 __all__ = ["boundaries_figure", "toy_dataset"]
 

@@ -11,8 +11,6 @@ the tests in words (a comparison) or the candidates table (a retrain), and point
 from __future__ import annotations
 
 import math
-import os
-import urllib.parse
 from dataclasses import asdict, dataclass
 
 import pandas as pd
@@ -24,23 +22,19 @@ from tasks.report.html import Report
 from tasks.report.source import RunRecord, load_run
 from tasks.report.statistics import compare_methods
 from tasks.report.text import leaderboard_markdown, metric_label
-from tasks.track import ParentRun, log_run_files, tracking_client
+from tasks.tracking.mlflow_runs import ParentRun, log_run_files, tracking_client
+from tasks.tracking.mlflow_urls import REPORT_ARTIFACT, mlflow_run_url, report_url
 
 __all__ = [
     "DESCRIPTION_LIMIT",
     "REPORT_ARTIFACT",
     "PublishedReport",
-    "mlflow_run_url",
     "publish_report",
     "publish_report_task",
     "published_report",
-    "report_url",
     "report_artifacts",
     "run_description",
 ]
-
-#: Where the report lives among the parent run's artifacts.
-REPORT_ARTIFACT = "report/report.html"
 
 #: Longest description kept (MLflow shows the ``mlflow.note.content`` tag as the run's description).
 DESCRIPTION_LIMIT = 8000
@@ -49,34 +43,12 @@ DESCRIPTION_LIMIT = 8000
 _CANDIDATE_COLUMNS = ("savings", "cost", "f1", "auc", "fit_seconds")
 
 
-def _is_server(tracking_uri: str) -> bool:
-    return tracking_uri.startswith(("http://", "https://"))
-
-
-def mlflow_run_url(tracking_uri: str, experiment_id: str, run_id: str) -> str:
-    """The run's page in the MLflow UI: on the tracking server, or on ``make ui`` for a local store."""
-    base = (
-        tracking_uri
-        if _is_server(tracking_uri)
-        else f"http://127.0.0.1:{os.environ.get('MLFLOW_UI_PORT', '5000')}"
-    )
-    return f"{base.rstrip('/')}/#/experiments/{experiment_id}/runs/{run_id}"
-
-
-def report_url(tracking_uri: str, run_id: str, uri: str, artifact: str = REPORT_ARTIFACT) -> str:
-    """Where a browser opens the run's artifact ``artifact`` (stored at ``uri``): the tracking server's
-    ``get-artifact`` URL, or the file itself in a local artifact store."""
-    if _is_server(tracking_uri):
-        query = urllib.parse.urlencode({"path": artifact, "run_uuid": run_id})
-        return f"{tracking_uri.rstrip('/')}/get-artifact?{query}"
-    return uri
-
-
 @dataclass(frozen=True)
 class PublishedReport:
     """Where a published report is: its artifact path, its URI in the artifact store, the URL a browser
-    opens it at (:func:`report_url`), the run's page (:func:`mlflow_run_url`), the figures logged beside it
-    and the description set on the run."""
+    opens it at (:func:`~tasks.tracking.mlflow_urls.report_url`), the run's page
+    (:func:`~tasks.tracking.mlflow_urls.mlflow_run_url`), the figures logged beside it and the description set
+    on the run."""
 
     run_id: str
     run_name: str

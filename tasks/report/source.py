@@ -18,7 +18,7 @@ from mlflow import MlflowClient
 from mlflow.exceptions import MlflowException
 
 from tasks.report.results import ROUND_PREFIX
-from tasks.track import child_runs, tracking_client
+from tasks.tracking.mlflow_runs import child_runs, tracking_client
 
 __all__ = ["TRACE_PREFIXES", "ChildRun", "RunRecord", "load_run"]
 

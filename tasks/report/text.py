@@ -1,8 +1,7 @@
-"""Plain-text views of the results for the terminal: summary tables, the leaderboard, the tests in words."""
+"""Plain-text views of the results for the terminal and run descriptions: the leaderboard, the tests in
+words."""
 
 from __future__ import annotations
-
-from collections.abc import Sequence
 
 import pandas as pd
 
@@ -12,8 +11,6 @@ from tasks.report.statistics import MethodComparison
 __all__ = [
     "describe_comparison",
     "format_leaderboard",
-    "format_overall",
-    "format_summary",
     "leaderboard_markdown",
     "metric_label",
 ]
@@ -22,40 +19,6 @@ __all__ = [
 def metric_label(name: str) -> str:
     """The readable name of a metric or measure (``balanced_accuracy`` -> ``balanced accuracy``)."""
     return METRIC_LABELS.get(name, name.replace("_", " "))
-
-
-def format_summary(
-    summary: pd.DataFrame, metrics: Sequence[str] = ("opm", "balanced_accuracy", "f1", "savings")
-) -> str:
-    """A text table: one line per (dataset, method, T) with ``mean ± std`` of the chosen metrics."""
-    shown = [name for name in metrics if f"{name}_mean" in summary]
-    lines = []
-    for record in summary.to_dict(orient="records"):
-        size = record["n_estimators"]
-        line = {
-            "dataset": record["dataset"],
-            "method": record["method"],
-            "T": "-" if pd.isna(size) else str(int(size)),
-            "folds": f"{record['folds']}" + (f" ({record['failed']} failed)" if record["failed"] else ""),
-        }
-        for name in shown:
-            mean, std = record[f"{name}_mean"], record[f"{name}_std"]
-            line[name] = "n/a" if pd.isna(mean) else f"{mean:.3f} ± {0.0 if pd.isna(std) else std:.3f}"
-        lines.append(line)
-    return pd.DataFrame(lines).to_string(index=False) if lines else "(no results)"
-
-
-def format_overall(
-    overall: pd.DataFrame, metrics: Sequence[str] = ("opm", "balanced_accuracy", "f1", "savings")
-) -> str:
-    """A text table of ``average_over_datasets``: one line per (method, T), best ``opm`` first."""
-    shown = [name for name in metrics if name in overall]
-    if overall.empty or not shown:
-        return "(no results)"
-    table = overall[["method", "n_estimators", "datasets", *shown]].copy()
-    table["n_estimators"] = table["n_estimators"].astype(object).where(table["n_estimators"].notna(), "-")
-    table = table.rename(columns={"n_estimators": "T"}).sort_values(shown[0], ascending=False, kind="stable")
-    return table.to_string(index=False, float_format=lambda value: f"{value:.3f}")
 
 
 def format_leaderboard(board: pd.DataFrame) -> str:

@@ -14,7 +14,7 @@ import pytest
 
 from flows.cli import build_parser, main
 from flows.cli._environment import ENVIRONMENT_DEFAULTS, apply_environment_defaults
-from tasks.registry_index import registry_index
+from tasks.config.name_index import registry_index
 from tasks.storage import state_home
 
 

@@ -8,7 +8,7 @@ import logging
 from prefect.logging.handlers import PrefectConsoleHandler
 
 from flows.cli._progress import CellProgressView
-from tasks.report.progress import Progress
+from tasks.tracking.progress import Progress
 
 CELLS = 40
 

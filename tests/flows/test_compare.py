@@ -27,8 +27,8 @@ FIT_LOG = "CSLEARN_TEST_FIT_LOG"
 class CountingTree(DecisionTreeClassifier):
     """A real depth-2 tree that counts its fits (to see which cells a rerun skips).
 
-    Cells fit in worker processes, which get this class from the parent (``tasks.cell_pool``) and the log
-    file's name from the environment they inherit: each fit appends one line to that file.
+    Cells fit in worker processes, which get this class from the parent (``tasks.compare.cell_pool``) and the
+    log file's name from the environment they inherit: each fit appends one line to that file.
     """
 
     def __init__(self, max_depth=2, random_state=None):

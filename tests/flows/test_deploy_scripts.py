@@ -82,12 +82,13 @@ def test_make_ui_and_the_cli_outside_make_share_one_default_store(tmp_path):
     home = tmp_path / "home"
     env = {key: value for key, value in os.environ.items() if key != "MLFLOW_TRACKING_URI"}
     env["CSLEARN_HOME"] = str(home)
-    # What `.venv/bin/cslearn compare` does with no --tracking-uri: the default store of tasks.track.
+    # What `.venv/bin/cslearn compare` does with no --tracking-uri: the default store of
+    # tasks.tracking.mlflow_runs.
     made = subprocess.run(
         [
             sys.executable,
             "-c",
-            "from tasks.track import *; ensure_experiment(tracking_client(), 'by-the-cli')",
+            "from tasks.tracking.mlflow_runs import *; ensure_experiment(tracking_client(), 'by-the-cli')",
         ],
         env=env,
         cwd=tmp_path,  # the working directory plays no part

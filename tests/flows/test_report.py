@@ -27,10 +27,10 @@ from flows.cli import main
 from flows.compare import run_compare
 from flows.retrain import run_retrain
 from schemas.flow_params import CompareParams
-from tasks.configuration import validate_params
+from tasks.config.checks import validate_params
 from tasks.report.publish import DESCRIPTION_LIMIT
 from tasks.storage import state_home
-from tasks.track import tracking_client
+from tasks.tracking.mlflow_runs import tracking_client
 
 pytestmark = pytest.mark.servers
 

@@ -17,7 +17,7 @@ from pydantic import ValidationError
 
 from flows.retrain import run_retrain
 from schemas.flow_params import DEFAULT_CANDIDATES, RetrainParams
-from tasks.configuration import validate_params
+from tasks.config.checks import validate_params
 
 pytestmark = pytest.mark.servers
 

@@ -23,12 +23,12 @@ from pydantic import ValidationError
 from flows.cli import main
 from flows.compare import run_compare
 from schemas.flow_params import CompareParams, RetrainParams
-from tasks.cell_compute import cell_store_folder
-from tasks.configuration import validate_params
-from tasks.credentials import PASSWORD_VARIABLE, USERNAME_VARIABLE, redact_uri, use_uri_credentials
-from tasks.flow_parameters import logged_params, machine_environment
+from tasks.compare.cell_compute import cell_store_folder
+from tasks.config.checks import validate_params
+from tasks.config.flow_parameters import logged_params, machine_environment
 from tasks.storage import inside, state_home
-from tasks.track import ensure_experiment, tracking_client
+from tasks.tracking.credentials import PASSWORD_VARIABLE, USERNAME_VARIABLE, redact_uri, use_uri_credentials
+from tasks.tracking.mlflow_runs import ensure_experiment, tracking_client
 from tests import conftest
 from tests.servers import launch_mlflow_server
 

@@ -6,7 +6,7 @@ import pytest
 from pydantic import ValidationError
 
 from schemas.flow_params import CompareParams, IngestParams, RetrainParams
-from tasks.configuration import registry_context, validate_params
+from tasks.config.checks import registry_context, validate_params
 
 CONTEXT = {
     "methods": ["adaboost", "csdt"],

@@ -139,7 +139,7 @@ def test_user_costs_breaking_reasonableness_are_counted_and_warned(cache_dir, tm
     path.write_text(
         (FIXTURES / "user_costs.csv").read_text().replace("410,south,no,5,41,5,0", "410,south,no,5,3,5,0")
     )
-    with caplog.at_level("WARNING", logger="tasks.datasets.ingest"):
+    with caplog.at_level("WARNING", logger="tasks.datasets.ingestion"):
         dataset = ingest_file(
             path,
             target="fraud",

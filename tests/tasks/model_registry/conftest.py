@@ -16,7 +16,7 @@ from mlflow import MlflowClient
 
 from tasks.cost_models import derive_split_costs
 from tasks.model_registry import RetrainData, fit_and_log_candidate, make_holdout
-from tasks.track import ensure_experiment, start_run
+from tasks.tracking.mlflow_runs import ensure_experiment, start_run
 
 ALERT_COST = 2.0
 

@@ -89,7 +89,7 @@ def _result(method: str, savings: float) -> CandidateResult:
 def test_a_fixed_cost_candidate_chooses_c_minus_by_training_savings(logged_candidates):
     """CGAda scales the negatives' regret by C- from ``regret_scale_grid`` and keeps the best training
     savings; the child run shows every candidate's score and the chosen C- among the params."""
-    from tasks.train import regret_scale_grid
+    from tasks.fitting.cost_selection import regret_scale_grid
 
     data, client, _, _, results = logged_candidates
     run = client.get_run(results["cgada"].run_id)

@@ -25,7 +25,7 @@ from tasks.model_registry import (
     prepare_retrain_data,
     register_and_promote,
 )
-from tasks.track import ensure_experiment, start_run
+from tasks.tracking.mlflow_runs import ensure_experiment, start_run
 from tests.servers import launch_model_server
 
 pytestmark = pytest.mark.servers

@@ -24,7 +24,7 @@ from tasks.model_registry import (
     register_and_promote,
     version_with_alias,
 )
-from tasks.track import start_run
+from tasks.tracking.mlflow_runs import start_run
 
 
 @pytest.mark.parametrize(

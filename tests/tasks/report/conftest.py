@@ -7,11 +7,12 @@ import pandas as pd
 import pytest
 
 from schemas.flow_params import CompareParams
-from tasks.cell_compute import compute_cell, describe_dataset
-from tasks.cells import plan_cells
-from tasks.report.results import ROUND_PREFIX, child_run_payload, results_frame
+from tasks.compare.cell_compute import compute_cell, describe_dataset
+from tasks.compare.cells import plan_cells
+from tasks.compare.child_runs import child_run_payload
+from tasks.fitting.split_scores import split_scores_frame
+from tasks.report.results import ROUND_PREFIX, results_frame
 from tasks.report.source import ChildRun, RunRecord
-from tasks.split_scores import split_scores_frame
 
 DATASETS = ("wisconsin", "pima", "direct-marketing")
 METHODS = ("adaboost", "adacc1", "dt", "bmr-lr")

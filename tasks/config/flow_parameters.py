@@ -1,0 +1,192 @@
+"""Flat, typed flow parameters generated from the parameter models of ``schemas.flow_params``.
+
+Prefect derives what a deployment accepts (the parameter schema its API enforces with
+``enforce_parameter_schema``, and the form its UI draws) from the flow function's signature and docstring.
+A flow taking one model shows one opaque object: no descriptions, no choices, and ``prefect deployment run
+--param max_rows=20000`` cannot set one field. :func:`flat_parameters` turns a flow body that takes the model
+into a function taking each field as its own keyword parameter:
+
+- its type, bounds and patterns are the field's, so the API refuses what the model refuses structurally;
+- its description is the field's entry in the model's numpydoc ``Attributes`` section, written into the
+  function's docstring as the ``Args:`` section Prefect reads;
+- a field given ``choices`` lists the names of a registry (datasets, methods) as the ``enum`` of its JSON
+  schema: the UI shows a dropdown and the API refuses any other name. The list is the registries' when the
+  flow's module is imported, for a deployment at ``prefect deploy`` (deploy again after ingesting a dataset);
+  in Python a name is checked against the live registries when the model is validated ("did you mean ...?");
+- the machine's own settings, :data:`MACHINE_FIELDS` (the MLflow tracking URI and the dataset cache), are not
+  parameters: a deployment takes them from its worker's environment (``MLFLOW_TRACKING_URI``,
+  ``CSLEARN_CACHE``), so no API caller can point a worker at another store or folder, and no credential can
+  reach Prefect's database. :func:`machine_environment` sets them for a block from a model (what the command
+  line was given).
+
+:func:`flow_arguments` is the way back, a model as a flat flow's keyword arguments, and :func:`logged_params`
+what a run records of a model: no machine setting, and the cell store relative to the state folder.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import os
+import re
+import types
+import typing
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from typing import Annotated, Any, TypeVar
+
+from griffe import Docstring, DocstringSectionKind, Parser, parse
+from pydantic import BaseModel, Field, WithJsonSchema
+
+from tasks.config.checks import registry_context, validate_params
+from tasks.tracking.credentials import use_uri_credentials
+
+__all__ = [
+    "MACHINE_FIELDS",
+    "field_descriptions",
+    "flat_parameters",
+    "flow_arguments",
+    "logged_params",
+    "machine_environment",
+]
+
+Model = TypeVar("Model", bound=BaseModel)
+Result = TypeVar("Result")
+
+#: Fields that are settings of the machine a flow runs on, with the environment variable that carries each.
+MACHINE_FIELDS = {"tracking_uri": "MLFLOW_TRACKING_URI", "cache_dir": "CSLEARN_CACHE"}
+
+#: reST markup shown as plain Markdown in Prefect's UI: ``literal`` and :role:`target`.
+_LITERAL = re.compile(r"``([^`]+)``|:[a-z]+:`([^`]+)`")
+
+
+def field_descriptions(model: type[BaseModel]) -> dict[str, str]:
+    """Each field's description: its entry in the model's numpydoc ``Attributes`` section, on one line."""
+    descriptions = {}
+    for section in parse(Docstring(inspect.getdoc(model) or ""), Parser.numpy):
+        if section.kind is DocstringSectionKind.attributes:
+            for attribute in section.value:
+                text = " ".join(attribute.description.split())
+                descriptions[attribute.name] = _LITERAL.sub(lambda match: f"`{match[1] or match[2]}`", text)
+    return descriptions
+
+
+def _with_choices(annotation, names: list[str]):
+    """``annotation`` with every ``str`` in it listing ``names`` as its JSON schema's ``enum``."""
+    if annotation is str:
+        return Annotated[str, WithJsonSchema({"type": "string", "enum": list(names)})]
+    origin, arguments = typing.get_origin(annotation), typing.get_args(annotation)
+    if origin is None:
+        return annotation
+    if origin is Annotated:
+        return Annotated[(_with_choices(arguments[0], names), *annotation.__metadata__)]
+    replaced = tuple(_with_choices(argument, names) for argument in arguments)
+    if origin in (typing.Union, types.UnionType):
+        return typing.Union[replaced]  # noqa: UP007 - built from a tuple of members
+    return origin[replaced]
+
+
+def _parameter(name: str, model: type[BaseModel], names: list[str] | None) -> inspect.Parameter:
+    """The keyword parameter of field ``name``: its annotation with constraints (and ``names`` as choices)."""
+    field = model.model_fields[name]
+    annotation = field.rebuild_annotation()
+    if names is not None:
+        annotation = _with_choices(annotation, names)
+    if field.json_schema_extra:  # a pattern for Prefect's API, beside the model's own validator
+        annotation = Annotated[annotation, Field(json_schema_extra=field.json_schema_extra)]
+    default = inspect.Parameter.empty if field.is_required() else field.get_default(call_default_factory=True)
+    return inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation)
+
+
+def _args_section(descriptions: Mapping[str, str], names) -> str:
+    """The Google-style ``Args:`` section Prefect reads parameter descriptions from."""
+    lines = [f"    {name}: {descriptions[name]}" for name in names if name in descriptions]
+    return "Args:\n" + "\n".join(lines) if lines else ""
+
+
+def flat_parameters(
+    model: type[Model], *, choices: Mapping[str, str] | None = None
+) -> Callable[[Callable[[Model], Result]], Callable[..., Result]]:
+    """Decorate a flow body taking a ``model`` so that it takes the model's fields as flat keyword parameters.
+
+    Parameters
+    ----------
+    model : type
+        A frozen pydantic model of ``schemas.flow_params``.
+    choices : mapping of field -> registry, optional
+        Fields whose values are names of a registry, with the key of that registry in
+        ``tasks.config.checks.registry_context`` (``"datasets"``, ``"methods"``, ``"business_datasets"``).
+
+    Returns
+    -------
+    callable
+        A decorator. The function it returns takes every field but :data:`MACHINE_FIELDS` as a keyword
+        parameter (type, constraints, default and description from the model; registry names as an
+        ``enum``), validates them into ``model`` against the registries (``tasks.config.checks.
+        validate_params``) and calls the body with it. Decorate it with ``prefect.flow``.
+    """
+    choices = dict(choices or {})
+
+    def decorate(body: Callable[[Model], Result]) -> Callable[..., Result]:
+        context = registry_context() if choices else {}
+        descriptions = field_descriptions(model)
+        names = [name for name in model.model_fields if name not in MACHINE_FIELDS]
+        parameters = [
+            _parameter(name, model, context[choices[name]] if name in choices else None) for name in names
+        ]
+
+        signature = inspect.Signature(parameters, return_annotation=inspect.signature(body).return_annotation)
+
+        def flow_function(**values: Any) -> Result:
+            signature.bind(**values)  # a TypeError for anything else, such as a machine setting
+            return body(validate_params(model, values))
+
+        functools.update_wrapper(flow_function, body)
+        del flow_function.__wrapped__  # Prefect and pydantic read the flat signature below, not the body's
+        flow_function.__signature__ = signature
+        flow_function.__annotations__ = {parameter.name: parameter.annotation for parameter in parameters}
+        summary = inspect.cleandoc(body.__doc__ or "")
+        flow_function.__doc__ = f"{summary}\n\n{_args_section(descriptions, names)}".strip()
+        return flow_function
+
+    return decorate
+
+
+def flow_arguments(params: BaseModel) -> dict[str, Any]:
+    """``params`` as the keyword arguments of a :func:`flat_parameters` flow: all but the machine's fields."""
+    return {name: getattr(params, name) for name in type(params).model_fields if name not in MACHINE_FIELDS}
+
+
+def logged_params(params: BaseModel, **dump_options: Any) -> dict[str, Any]:
+    """What a run records of ``params``: no machine setting (a tracking URI, a local folder).
+
+    The cell store is already relative to the state folder (``schemas.flow_params``). ``dump_options`` go to
+    ``model_dump`` (e.g. ``mode="json"``).
+    """
+    return params.model_dump(exclude=set(MACHINE_FIELDS), **dump_options)
+
+
+@contextmanager
+def machine_environment(params: BaseModel) -> Iterator[None]:
+    """Within the block, the machine settings ``params`` gives are the environment's; restored afterwards.
+
+    A tracking URI's credentials go to MLflow's variables
+    (``tasks.tracking.credentials.use_uri_credentials``), so the URI in ``MLFLOW_TRACKING_URI`` is bare.
+    """
+    updates = {
+        variable: getattr(params, name)
+        for name, variable in MACHINE_FIELDS.items()
+        if getattr(params, name, None) is not None
+    }
+    if "MLFLOW_TRACKING_URI" in updates:
+        updates["MLFLOW_TRACKING_URI"] = use_uri_credentials(updates["MLFLOW_TRACKING_URI"])
+    previous = {variable: os.environ.get(variable) for variable in updates}
+    os.environ.update({variable: str(value) for variable, value in updates.items()})
+    try:
+        yield
+    finally:
+        for variable, value in previous.items():
+            if value is None:
+                os.environ.pop(variable, None)
+            else:
+                os.environ[variable] = value
