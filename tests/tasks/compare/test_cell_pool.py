@@ -8,6 +8,7 @@ import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 
 import psutil
 import pytest
@@ -134,7 +135,7 @@ os.kill(os.getpid(), signal.SIGKILL)
 
 
 def test_workers_exit_when_their_parent_is_killed(tmp_path):
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    root = str(Path(__file__).resolve().parents[3])
     output = tmp_path / "parent.log"
     with output.open("w") as log:  # a file, not a pipe: a surviving worker would hold a pipe open
         status = subprocess.run(
