@@ -1,8 +1,8 @@
 """The ``ingest`` flow: datasets -> validated, cached parquet plus a validation report.
 
 Each dataset is ingested by the data layer (download or bundled source, checksum, strict raw schema, recipe,
-canonical schema, registry counts, atomic parquet write; a valid cache entry is reused), then re-checked from
-what was cached: the canonical schema on the cached frame, the row and positive counts against the registry,
+canonical schema, defined counts, atomic parquet write; a valid cache entry is reused), then re-checked from
+what was cached: the canonical schema on the cached frame, the row and positive counts against the definition,
 and the content fingerprint against the cache metadata. The report is published as Prefect table artifacts
 (one summary row per dataset, and one table of checks per dataset) and written next to the cache as
 ``validation-report.json``. A dataset that fails is reported with its error; the flow then fails, after the

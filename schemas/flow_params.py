@@ -2,8 +2,8 @@
 
 Structural rules (positive counts, sorted ensemble sizes, protocol names, fractions, duplicates) and upper
 bounds that keep a run finite (:data:`MAX_REPEATS`, :data:`MAX_FOLDS`, :data:`MAX_ESTIMATORS` rounds,
-32-bit seeds, :data:`MAX_CELLS` cells per comparison) are checked by the models themselves. Names that only a
-registry knows are checked when the caller passes the registries as validation context,
+32-bit seeds, :data:`MAX_CELLS` cells per comparison) are checked by the models themselves. Names that only
+the code and the data know are checked when the caller passes them as validation context,
 ``Model.model_validate(data, context=...)`` with the keys
 
 - ``"methods"``: the method keys (``algorithms.METHODS``), for ``CompareParams.methods`` and
@@ -11,7 +11,7 @@ registry knows are checked when the caller passes the registries as validation c
 - ``"method_parameters"``: ``{method: [constructor parameter names]}``, for ``CompareParams.method_params``;
 - ``"datasets"``: every usable dataset name, registered or ingested by the user from a file
   (``tasks.datasets.dataset_names``), for ``CompareParams``;
-- ``"registered_datasets"``: the registry's datasets (``tasks.datasets.DATASETS``), for ``IngestParams``
+- ``"registered_datasets"``: the built-in datasets (``tasks.datasets.DATASETS``), for ``IngestParams``
   (the ingest flow ingests registered sources; a user's file is ingested with ``cslearn datasets ingest``);
 - ``"business_datasets"``: the datasets with example-dependent costs (a cost model or the user's cost
   columns), for ``RetrainParams.dataset``.
@@ -154,9 +154,10 @@ TrackingUri = Annotated[str, AfterValidator(_no_credentials)]
 HomeFolder = Annotated[str, Field(json_schema_extra={"pattern": RELATIVE_FOLDER_PATTERN})]
 
 
-def _unknown(names, info: ValidationInfo, registry: str) -> tuple[list, list | None]:
-    """The names absent from the context's ``registry`` (none when no context was given), and the registry."""
-    known = (info.context or {}).get(registry)
+def _unknown(names, info: ValidationInfo, known_names: str) -> tuple[list, list | None]:
+    """The names absent from the context's list ``known_names`` (none when no context was given), and that
+    list."""
+    known = (info.context or {}).get(known_names)
     if known is None:
         return [], None
     return [name for name in names if name not in known], sorted(known)
@@ -192,13 +193,13 @@ def unknown_names_error(
     )
 
 
-def _registered_names(names, info: ValidationInfo, *, registry: str, known_as: str):
-    """``names`` if none repeats and (given a context) each is in ``registry``; else a ``ValueError``
-    (repeats) or an ``unknown_name`` error (:func:`unknown_names_error`)."""
+def _known_names(names, info: ValidationInfo, *, known_names: str, known_as: str):
+    """``names`` if none repeats and (given a context) each is in the context's list ``known_names``; else a
+    ``ValueError`` (repeats) or an ``unknown_name`` error (:func:`unknown_names_error`)."""
     duplicated = sorted({name for name in names if names.count(name) > 1})
     if duplicated:
         raise ValueError(f"{info.field_name} lists {duplicated} more than once")
-    unknown, known = _unknown(names, info, registry)
+    unknown, known = _unknown(names, info, known_names)
     if unknown:
         raise unknown_names_error(
             info.field_name, unknown, known, f"unknown {info.field_name} {unknown}", known_as
@@ -310,7 +311,7 @@ class CompareParams(BaseModel):
             return names
         if not names:
             raise ValueError(f"{info.field_name} must name at least one entry (or be omitted for all)")
-        return _registered_names(names, info, registry=info.field_name, known_as="known")
+        return _known_names(names, info, known_names=info.field_name, known_as="known")
 
     @field_validator("method_params")
     @classmethod
@@ -451,7 +452,7 @@ class RetrainParams(BaseModel):
     @field_validator("candidates")
     @classmethod
     def _registered_methods(cls, candidates: tuple[str, ...], info: ValidationInfo) -> tuple[str, ...]:
-        return _registered_names(candidates, info, registry="methods", known_as="registered methods")
+        return _known_names(candidates, info, known_names="methods", known_as="registered methods")
 
     @model_validator(mode="after")
     def _overrides_name_candidates(self):
@@ -463,7 +464,7 @@ class RetrainParams(BaseModel):
 
     @property
     def registered_model_name(self) -> str:
-        """The registry name of the dataset's model."""
+        """The name of the dataset's model in the model registry."""
         return self.model_name or f"cslearn-{self.dataset}"
 
 
@@ -492,4 +493,4 @@ class IngestParams(BaseModel):
     @field_validator("datasets")
     @classmethod
     def _registered(cls, names: tuple[str, ...], info: ValidationInfo) -> tuple[str, ...]:
-        return _registered_names(names, info, registry="registered_datasets", known_as="registered datasets")
+        return _known_names(names, info, known_names="registered_datasets", known_as="registered datasets")

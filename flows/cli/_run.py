@@ -2,13 +2,13 @@
 while the flow's modules import, run the flow, and turn each way it can end into words and an exit status.
 
 1. a tracking URI's credentials are moved to MLflow's variables (``tasks.tracking.credentials``), so they are
-   never shown, logged or stored; then ``tasks.config.checks.quick_validate`` against the registry snapshot
-   (nothing heavy imported): a bad configuration is explained per option
+   never shown, logged or stored; then ``tasks.config.checks.quick_validate`` against the snapshot of known
+   names (nothing heavy imported): a bad configuration is explained per option
    (:func:`flows.cli._options.explain_invalid`), exit status 2;
 2. :class:`flows.cli._environment.PrefectApi` checks the configured server, or starts the temporary one in
    the background (and, once the flow is done, drains Prefect's queues and stops it);
 3. the flow's module is imported (seconds: scikit-learn, MLflow, pandas) while that server starts, and the
-   configuration is validated again against the live registries (``validate_params``: a user dataset of
+   configuration is validated again against the live names (``validate_params``: a user dataset of
    another cache folder, a method registered at run time);
 4. the flow runs with SIGTERM ending it like Ctrl-C (``flow_output_guard``), exit status 130 when interrupted.
 """

@@ -2,7 +2,7 @@
 
 Options map one-to-one onto ``schemas.flow_params.CompareParams``; only the options given are passed, so the
 model's defaults (the papers' protocols) apply to the rest. The configuration is checked first against the
-on-disk snapshot of the registries and the datasets' class counts (``tasks.config.checks.quick_validate``,
+on-disk snapshot of the known names and the datasets' class counts (``tasks.config.checks.quick_validate``,
 well under a second, before Prefect is even imported): a bad one is explained per option and exits with
 status 2. Then Prefect's API is made ready (the configured server, or one temporary server started in the
 background while the flow's modules import) and the flow runs. Progress goes to stderr (a bar on a terminal);

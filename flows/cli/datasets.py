@@ -326,7 +326,7 @@ def ingest_datasets(args: argparse.Namespace) -> int:
         if unknown:
             print("(`cslearn datasets list` shows every dataset)", file=sys.stderr)
             return 2
-        jobs = [("registry" if name in DATASETS else "user", name) for name in names]
+        jobs = [("builtin" if name in DATASETS else "user", name) for name in names]
     failures = 0
     overall = tqdm(
         jobs, desc="datasets", unit="dataset", disable=not progress or len(jobs) < 2, file=sys.stderr

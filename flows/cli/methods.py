@@ -1,7 +1,7 @@
 """``cslearn methods list [--json]``: the registered methods, their family, paper and use of costs.
 
 Everything shown is derived from the estimators (``tasks.config.method_info.describe_methods``) and read from
-the registry snapshot (``tasks.config.name_index``), so the list is instant once the snapshot exists and
+the snapshot of known names (``tasks.config.name_index``), so the list is instant once the snapshot exists and
 follows the code when it changes.
 """
 
@@ -61,9 +61,9 @@ def format_methods(methods) -> str:
 
 
 def list_methods(args: argparse.Namespace) -> int:
-    from tasks.config.name_index import registry_index
+    from tasks.config.name_index import name_index
 
-    methods = list(registry_index().methods.values())
+    methods = list(name_index().methods.values())
     if args.json:
         print(json.dumps([info.to_dict() for info in methods], indent=2))
     else:

@@ -1,11 +1,11 @@
 """``cslearn retrain DATASET``: run the ``retrain`` flow from the command line.
 
 Options map onto ``schemas.flow_params.RetrainParams``; only the options given are passed, so its defaults
-apply to the rest. The configuration is checked first against the registry snapshot (a fraction of a second,
-before Prefect is imported): a bad one is explained per option and exits with status 2. Progress (candidates
-done / total, elapsed, ETA) goes to stderr through the flow's logger; the candidates table and the registry
-decision (or, with ``--json``, the flow's summary including the MLflow parent run id) go to stdout. Exit
-status 1 when Prefect is unavailable, 130 when interrupted (the MLflow runs are marked KILLED).
+apply to the rest. The configuration is checked first against the snapshot of known names (a fraction of a
+second, before Prefect is imported): a bad one is explained per option and exits with status 2. Progress
+(candidates done / total, elapsed, ETA) goes to stderr through the flow's logger; the candidates table and the
+registry decision (or, with ``--json``, the flow's summary including the MLflow parent run id) go to stdout.
+Exit status 1 when Prefect is unavailable, 130 when interrupted (the MLflow runs are marked KILLED).
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ Each worker
 Work reaches the pool through :func:`call`: ``call(function, *args, methods=...)`` runs ``function(*args)``
 in a worker when a pool is active in the caller's context (:data:`ACTIVE_POOL`, set by the task runner
 around each task it submits), and in the caller otherwise (Dask workers, tests, direct use). ``methods``
-names registry entries (``algorithms.METHODS``) the call needs: their classes travel with the call
+names the methods (keys of ``algorithms.METHODS``) the call needs: their classes travel with the call
 (cloudpickle: by reference when importable, by value otherwise), so a method registered at run time in the
 parent process also exists in the worker.
 """

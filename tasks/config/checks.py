@@ -1,13 +1,13 @@
-"""Flow parameters checked against the registries and the data before any work starts.
+"""Flow parameters checked against the known names and the data before any work starts.
 
-The models of ``schemas.flow_params`` check their structure and bounds; the names only a registry knows
-(method keys and their constructor parameters, dataset names of both kinds, the datasets with
+The models of ``schemas.flow_params`` check their structure and bounds; the names only the code and the data
+know (method keys and their constructor parameters, dataset names of both kinds, the datasets with
 example-dependent costs) are checked with a validation context:
 
-- :func:`registry_context` reads the registries themselves (``algorithms.METHODS`` and the data layer's
+- :func:`name_context` reads the names from their sources (``algorithms.METHODS`` and the data layer's
   :func:`tasks.datasets.available_datasets`, so a dataset the user ingested from a file is as valid as a
   registered one); every flow validates its parameters through :func:`validate_params`, which uses it;
-- :func:`quick_context` reads the on-disk snapshot of the registries (:mod:`tasks.config.name_index`), so the
+- :func:`quick_name_context` reads the on-disk snapshot of the names (:mod:`tasks.config.name_index`), so the
   command line rejects a mistyped name in a fraction of a second, before anything heavy is imported
   (:func:`quick_validate`).
 
@@ -35,9 +35,9 @@ __all__ = [
     "ProtocolError",
     "check_protocol",
     "protocol_problems",
-    "quick_context",
+    "quick_name_context",
     "quick_validate",
-    "registry_context",
+    "name_context",
     "validate_params",
 ]
 
@@ -66,8 +66,8 @@ def _live_methods() -> dict[str, type]:
     return importlib.import_module("algorithms").METHODS
 
 
-def registry_context(*, cache_dir=None) -> dict:
-    """The names a flow configuration may use, from the registries: the context of ``schemas.flow_params``.
+def name_context(*, cache_dir=None) -> dict:
+    """The names a flow configuration may use, from their sources: the context of ``schemas.flow_params``.
 
     ``cache_dir`` is the dataset cache whose user datasets count (default: the data layer's).
     """
@@ -83,15 +83,15 @@ def registry_context(*, cache_dir=None) -> dict:
     }
 
 
-def quick_context() -> dict:
+def quick_name_context() -> dict:
     """The same context from the snapshot of :mod:`tasks.config.name_index` (rebuilt first when stale).
 
     Once ``algorithms`` is imported (a test registering a method, a process that already fit one), its live
     ``METHODS`` stand in for the snapshot's methods.
     """
-    from tasks.config.name_index import registry_index
+    from tasks.config.name_index import name_index
 
-    index = registry_index()
+    index = name_index()
     if "algorithms" in sys.modules:
         methods = _live_methods()
         parameters = {key: sorted(methods[key]().get_params(deep=False)) for key in methods}
@@ -108,17 +108,17 @@ def quick_context() -> dict:
 
 
 def validate_params(model: type[Params], params: Params | Mapping) -> Params:
-    """``params`` validated as ``model`` against the registries; raises ``pydantic.ValidationError``.
+    """``params`` validated as ``model`` against the known names; raises ``pydantic.ValidationError``.
 
     The user datasets that count are those of ``params["cache_dir"]`` when the model has that field.
     """
     raw = params.model_dump() if isinstance(params, BaseModel) else dict(params)
-    return model.model_validate(raw, context=registry_context(cache_dir=raw.get("cache_dir")))
+    return model.model_validate(raw, context=name_context(cache_dir=raw.get("cache_dir")))
 
 
 def quick_validate(model: type[Params], params: Mapping) -> Params:
-    """``params`` validated as ``model`` against the snapshot (:func:`quick_context`) and, for a comparison,
-    its protocol against the datasets' known counts; raises ``pydantic.ValidationError`` or
+    """``params`` validated as ``model`` against the snapshot (:func:`quick_name_context`) and, for a
+    comparison, its protocol against the datasets' known counts; raises ``pydantic.ValidationError`` or
     :class:`ProtocolError`.
 
     A retrain with its own ``cache_dir`` is checked for structure only here (the snapshot knows the default
@@ -127,12 +127,12 @@ def quick_validate(model: type[Params], params: Mapping) -> Params:
     raw = dict(params)
     if raw.get("cache_dir") is not None:
         return model.model_validate(raw)
-    context = quick_context()
+    context = quick_name_context()
     validated = model.model_validate(raw, context=context)
     if isinstance(validated, CompareParams):
-        from tasks.config.name_index import registry_index
+        from tasks.config.name_index import name_index
 
-        facts = registry_index().datasets
+        facts = name_index().datasets
         counts = {name: (facts[name].rows, facts[name].positives) for name in validated.datasets}
         check_protocol(validated, counts)
     return validated

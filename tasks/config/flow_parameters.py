@@ -9,10 +9,10 @@ into a function taking each field as its own keyword parameter:
 - its type, bounds and patterns are the field's, so the API refuses what the model refuses structurally;
 - its description is the field's entry in the model's numpydoc ``Attributes`` section, written into the
   function's docstring as the ``Args:`` section Prefect reads;
-- a field given ``choices`` lists the names of a registry (datasets, methods) as the ``enum`` of its JSON
-  schema: the UI shows a dropdown and the API refuses any other name. The list is the registries' when the
+- a field given ``choices`` lists the known names (datasets, methods) as the ``enum`` of its JSON
+  schema: the UI shows a dropdown and the API refuses any other name. The list is the names known when the
   flow's module is imported, for a deployment at ``prefect deploy`` (deploy again after ingesting a dataset);
-  in Python a name is checked against the live registries when the model is validated ("did you mean ...?");
+  in Python a name is checked against the live names when the model is validated ("did you mean ...?");
 - the machine's own settings, :data:`MACHINE_FIELDS` (the MLflow tracking URI and the dataset cache), are not
   parameters: a deployment takes them from its worker's environment (``MLFLOW_TRACKING_URI``,
   ``CSLEARN_CACHE``), so no API caller can point a worker at another store or folder, and no credential can
@@ -38,7 +38,7 @@ from typing import Annotated, Any, TypeVar
 from griffe import Docstring, DocstringSectionKind, Parser, parse
 from pydantic import BaseModel, Field, WithJsonSchema
 
-from tasks.config.checks import registry_context, validate_params
+from tasks.config.checks import name_context, validate_params
 from tasks.tracking.credentials import use_uri_credentials
 
 __all__ = [
@@ -113,22 +113,22 @@ def flat_parameters(
     ----------
     model : type
         A frozen pydantic model of ``schemas.flow_params``.
-    choices : mapping of field -> registry, optional
-        Fields whose values are names of a registry, with the key of that registry in
-        ``tasks.config.checks.registry_context`` (``"datasets"``, ``"methods"``, ``"business_datasets"``).
+    choices : mapping of field -> name list, optional
+        Fields whose values are known names, with the key of their list in
+        ``tasks.config.checks.name_context`` (``"datasets"``, ``"methods"``, ``"business_datasets"``).
 
     Returns
     -------
     callable
         A decorator. The function it returns takes every field but :data:`MACHINE_FIELDS` as a keyword
-        parameter (type, constraints, default and description from the model; registry names as an
-        ``enum``), validates them into ``model`` against the registries (``tasks.config.checks.
+        parameter (type, constraints, default and description from the model; known names as an
+        ``enum``), validates them into ``model`` against the known names (``tasks.config.checks.
         validate_params``) and calls the body with it. Decorate it with ``prefect.flow``.
     """
     choices = dict(choices or {})
 
     def decorate(body: Callable[[Model], Result]) -> Callable[..., Result]:
-        context = registry_context() if choices else {}
+        context = name_context() if choices else {}
         descriptions = field_descriptions(model)
         names = [name for name in model.model_fields if name not in MACHINE_FIELDS]
         parameters = [

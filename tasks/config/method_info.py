@@ -49,7 +49,7 @@ class MethodInfo:
     Attributes
     ----------
     key : str
-        Registry key (``algorithms.METHODS``).
+        Key in the method table (``algorithms.METHODS``).
     estimator : str
         Qualified name of the estimator class.
     family : str
@@ -181,7 +181,8 @@ def _fit_uses_costs(estimator_class: type, problem) -> bool | None:
 
 
 def describe_methods() -> dict[str, MethodInfo]:
-    """Every registered method's :class:`MethodInfo`, in registry order, derived from the estimators.
+    """Every registered method's :class:`MethodInfo`, in the method table's order, derived from the
+    estimators.
 
     Imports ``algorithms`` and fits every method twice on a 200-row problem (a few seconds in all);
     ``tasks.config.name_index`` keeps the result on disk until the code changes.

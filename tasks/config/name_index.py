@@ -1,4 +1,5 @@
-"""A snapshot of the registries on disk, so the command line checks names before importing anything heavy.
+"""A snapshot of the known names on disk (methods and datasets), so the command line checks names before
+importing anything heavy.
 
 Importing the estimators (scikit-learn, imbalanced-learn) and the data layer (pandas, pandera) takes seconds;
 rejecting ``--methods adaboots`` should not. The snapshot holds what a first check of a configuration and
@@ -8,14 +9,14 @@ rejecting ``--methods adaboots`` should not. The snapshot holds what a first che
   :func:`tasks.config.method_info.describe_methods`);
 - ``datasets``: every usable dataset name (registered and the user's, :func:`tasks.datasets.dataset_names`)
   with whether it has example-dependent costs and its rows and positives when known (a registered dataset's
-  counts from its registry entry, a user dataset's from its record).
+  counts from its definition, a user dataset's from its record).
 
-It is kept at ``$CSLEARN_HOME/index/registries.json`` (written atomically) and trusted only while it is
+It is kept at ``$CSLEARN_HOME/index/names.json`` (written atomically) and trusted only while it is
 fresh: the methods part while the sources of ``algorithms``, ``tasks`` and ``schemas`` are unchanged (a
 digest of their paths, sizes and modification times), the datasets part while, in addition, the dataset
 cache is the same folder (``CSLEARN_CACHE``) and its user-dataset folder is unchanged (its modification time
 moves whenever a user dataset is ingested, replaced or deleted). A stale or unreadable part is rebuilt from
-the registries.
+the code and the dataset cache.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from pathlib import Path
 from tasks.config.method_info import MethodInfo
 from tasks.storage import atomic_write_bytes, state_home
 
-__all__ = ["DatasetFacts", "RegistryIndex", "index_path", "registry_index", "source_digest"]
+__all__ = ["DatasetFacts", "NameIndex", "index_path", "name_index", "source_digest"]
 
 #: Bump when the layout of the snapshot changes.
 INDEX_FORMAT = 1
@@ -51,16 +52,16 @@ class DatasetFacts:
 
 
 @dataclass(frozen=True)
-class RegistryIndex:
-    """The registries as the snapshot holds them."""
+class NameIndex:
+    """The known methods and datasets as the snapshot holds them."""
 
     methods: dict[str, MethodInfo]
     datasets: dict[str, DatasetFacts]
 
 
 def index_path() -> Path:
-    """Where the snapshot is kept: ``index/registries.json`` in the state folder (``$CSLEARN_HOME``)."""
-    return state_home() / "index" / "registries.json"
+    """Where the snapshot is kept: ``index/names.json`` in the state folder (``$CSLEARN_HOME``)."""
+    return state_home() / "index" / "names.json"
 
 
 def source_digest() -> str:
@@ -137,15 +138,15 @@ def _read(path: Path) -> dict:
     return snapshot if isinstance(snapshot, dict) and snapshot.get("format") == INDEX_FORMAT else {}
 
 
-def _parse(snapshot: dict) -> RegistryIndex:
-    return RegistryIndex(
+def _parse(snapshot: dict) -> NameIndex:
+    return NameIndex(
         methods={key: MethodInfo.from_dict(record) for key, record in snapshot["methods"].items()},
         datasets={name: DatasetFacts(**record) for name, record in snapshot["datasets"]["entries"].items()},
     )
 
 
-def registry_index() -> RegistryIndex:
-    """The snapshot, with any stale or unreadable part rebuilt from the registries (and written back).
+def name_index() -> NameIndex:
+    """The snapshot, with any stale or unreadable part rebuilt from the code and the cache (and written back).
 
     Reading a fresh snapshot imports neither ``algorithms`` nor the data layer.
     """

@@ -43,7 +43,7 @@ class CostModel(BaseEstimator, ABC):
     which own the validation.
     """
 
-    #: Registry key of the model (``tasks.cost_models.COST_MODELS``); set by each subclass.
+    #: Key of the model (``tasks.cost_models.COST_MODELS``); set by each subclass.
     name: str = ""
 
     @abstractmethod

@@ -1,4 +1,4 @@
-"""The data layer: the dataset registry, users' own datasets, their sources and cache, and ingestion.
+"""The data layer: the built-in datasets, users' own datasets, their sources and cache, and ingestion.
 
 Public contract (``docs/architecture.md``)::
 

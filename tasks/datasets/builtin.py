@@ -1,4 +1,5 @@
-"""``DATASETS``: every dataset of ``../shared/spec/datasets.md`` under a stable kebab-case name."""
+"""``DATASETS``: every built-in dataset under a stable kebab-case name (sources and counts:
+``docs/datasets.md``)."""
 
 from __future__ import annotations
 
@@ -8,5 +9,5 @@ from tasks.datasets.spec import DatasetSpec
 
 DATASETS: dict[str, DatasetSpec] = {spec.name: spec for spec in (*OFFLINE_DATASETS, *ONLINE_DATASETS)}
 
-if len(DATASETS) != len(OFFLINE_DATASETS) + len(ONLINE_DATASETS):  # pragma: no cover - a registry typo
-    raise RuntimeError("two registry entries share a name")
+if len(DATASETS) != len(OFFLINE_DATASETS) + len(ONLINE_DATASETS):  # pragma: no cover - a definitions typo
+    raise RuntimeError("two dataset definitions share a name")

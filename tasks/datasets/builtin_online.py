@@ -1,4 +1,4 @@
-"""Registry entries reachable only online: the imbalanced-learn benchmark archive on Zenodo, OpenML, UCI.
+"""Built-in datasets reachable only online: the imbalanced-learn benchmark archive on Zenodo, OpenML, UCI.
 
 None of these files can be fetched on the project's build machines, so no checksum is pinned: the sha256 is
 recorded on first download and enforced afterwards (:class:`tasks.datasets.cache.RecordedChecksums`), and

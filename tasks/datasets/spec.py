@@ -1,4 +1,4 @@
-"""The registry entry (:class:`DatasetSpec`) and the loaded dataset (:class:`Dataset`)."""
+"""The dataset definition (:class:`DatasetSpec`) and the loaded dataset (:class:`Dataset`)."""
 
 from __future__ import annotations
 
@@ -28,7 +28,8 @@ def _callable_name(function: Callable) -> str:
 
 @dataclass(frozen=True)
 class DatasetSpec:
-    """One registry entry: where the raw data comes from and how it becomes a binary, canonical dataset.
+    """One built-in dataset's definition: where the raw data comes from and how it becomes a binary, canonical
+    dataset.
 
     Attributes
     ----------
@@ -129,7 +130,7 @@ class DatasetEntry:
     ----------
     name : str
     kind : {"registered", "user"}
-        A dataset of the registry, or one a user ingested from a file.
+        A built-in dataset, or one a user ingested from a file.
     spec : DatasetSpec or None
         ``None`` only for a user dataset whose record is damaged (then ``problem`` says which file and how to
         fix it).

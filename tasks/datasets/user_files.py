@@ -265,7 +265,8 @@ def user_file_recipe(
 
 
 def user_file_spec(path: Path, options: UserFileOptions, name: str) -> DatasetSpec:
-    """A registry-like entry for a user's CSV or parquet file (validated like the registered datasets).
+    """A definition like the built-in ones for a user's CSV or parquet file (validated like the registered
+    datasets).
 
     The raw check is a lazily-validated schema built from the options: ``target`` present without missing
     values; each of the four ``cost_columns`` (order C_FP, C_FN, C_TP, C_TN) numeric, non-negative and

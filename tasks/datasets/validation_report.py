@@ -29,7 +29,7 @@ __all__ = [
 
 
 def validation_checks(dataset) -> list[dict]:
-    """Re-check a dataset from its cached parquet: canonical schema, registry counts, content fingerprint.
+    """Re-check a dataset from its cached parquet: canonical schema, defined counts, content fingerprint.
 
     Returns one ``{"check", "expected", "actual", "passed"}`` row per check.
     """

@@ -14,7 +14,7 @@ import pytest
 
 from flows.cli import build_parser, main
 from flows.cli._environment import ENVIRONMENT_DEFAULTS, apply_environment_defaults
-from tasks.config.name_index import registry_index
+from tasks.config.name_index import name_index
 from tasks.storage import state_home
 
 
@@ -108,7 +108,7 @@ def test_methods_list_as_a_table_and_as_json(capsys):
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].split() == ["key", "family", "paper", "costs", "estimator"]
     rows = {line.split()[0]: line for line in lines[1:]}
-    assert list(rows) == list(registry_index().methods)
+    assert list(rows) == list(name_index().methods)
     assert re.fullmatch(r"csdt\s+tree\s+CSDT\s+example costs\s+CostSensitiveTreeCostPruned", rows["csdt"])
     assert re.fullmatch(r"adaboost\s+boosting\s+AdaCC\s+no\s+AdaBoost", rows["adaboost"])
     assert re.fullmatch(r"adacc1\s+boosting\s+AdaCC\s+example costs\s+AdaCC1", rows["adacc1"])
@@ -123,7 +123,7 @@ def test_methods_list_as_a_table_and_as_json(capsys):
 def test_a_typo_is_rejected_with_suggestions_before_anything_heavy_is_imported(tmp_path, monkeypatch):
     """In a fresh interpreter, as a user runs it: exit 2, the options named, no Prefect nor scikit-learn."""
     monkeypatch.setenv("CSLEARN_CACHE", str(tmp_path / "cache"))
-    registry_index()  # the snapshot a first run builds
+    name_index()  # the snapshot a first run builds
     completed = subprocess.run(
         [
             sys.executable,

@@ -6,7 +6,7 @@ import pytest
 from pydantic import ValidationError
 
 from schemas.flow_params import CompareParams, IngestParams, RetrainParams
-from tasks.config.checks import registry_context, validate_params
+from tasks.config.checks import name_context, validate_params
 
 CONTEXT = {
     "methods": ["adaboost", "csdt"],
@@ -51,8 +51,8 @@ def test_structure_is_checked_without_a_context():
         CompareParams(tvt_fractions=(0.5, 0.3, 0.3))
 
 
-def test_validate_params_uses_the_real_registries():
-    context = registry_context()
+def test_validate_params_uses_the_names_the_code_and_data_know():
+    context = name_context()
     assert {"adacc1", "csdt", "bmr-lr"} <= set(context["methods"])
     from tasks.datasets import DATASETS
 
@@ -145,7 +145,7 @@ def test_the_context_holds_user_datasets_and_those_with_cost_columns_are_busines
     no_costs = tmp_path / "plain.csv"
     no_costs.write_text("a,y\n" + "".join(f"{i},{'yes' if i % 5 == 0 else 'no'}\n" for i in range(40)))
     ingest_file(no_costs, target="y")
-    context = registry_context()
+    context = name_context()
     assert context["datasets"] == [*DATASETS, "claims", "plain"]
     assert context["registered_datasets"] == list(DATASETS)
     assert "claims" in context["business_datasets"] and "plain" not in context["business_datasets"]

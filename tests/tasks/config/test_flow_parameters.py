@@ -10,7 +10,7 @@ from prefect.utilities.callables import parameter_schema
 from pydantic import ValidationError
 
 from schemas.flow_params import CompareParams, RetrainParams
-from tasks.config.checks import registry_context
+from tasks.config.checks import name_context
 from tasks.config.flow_parameters import MACHINE_FIELDS, field_descriptions, flat_parameters, flow_arguments
 
 
@@ -30,7 +30,7 @@ def test_every_field_but_the_machine_settings_is_a_keyword_parameter_with_its_de
 
 def test_the_schema_prefect_builds_has_descriptions_choices_and_bounds():
     fields = parameter_schema(received).model_dump_for_openapi()["properties"]
-    context = registry_context()
+    context = name_context()
     assert fields["dataset"]["enum"] == context["business_datasets"]
     assert fields["candidates"]["items"]["enum"] == context["methods"]
     assert fields["max_rows"]["anyOf"][0]["minimum"] == 20

@@ -1,4 +1,5 @@
-"""The registry snapshot: read without importing the registries, rebuilt whenever what it holds may change."""
+"""The snapshot of known names: read without importing the code it describes, rebuilt whenever it may
+change."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import sys
 
 from algorithms import METHODS
 from tasks.config.method_info import describe_methods
-from tasks.config.name_index import index_path, registry_index
+from tasks.config.name_index import index_path, name_index
 from tasks.datasets import DATASETS, ingest_file
 from tests.user_data import PAYMENT_COST_COLUMNS, write_payments_csv
 
@@ -31,7 +32,7 @@ print(json.dumps({"message": message, "loaded": sorted(sys.modules)}))
 
 def test_a_fresh_snapshot_answers_without_importing_the_registries(tmp_path, monkeypatch):
     monkeypatch.setenv("CSLEARN_CACHE", str(tmp_path / "cache"))
-    registry_index()  # built, or found fresh, for this state folder and dataset cache
+    name_index()  # built, or found fresh, for this state folder and dataset cache
     completed = subprocess.run(
         [sys.executable, "-c", _QUICK_CHECK], capture_output=True, text=True, env=dict(os.environ), check=True
     )
@@ -43,7 +44,7 @@ def test_a_fresh_snapshot_answers_without_importing_the_registries(tmp_path, mon
 
 def test_the_snapshot_holds_the_registries_and_follows_user_datasets(tmp_path, monkeypatch):
     monkeypatch.setenv("CSLEARN_CACHE", str(tmp_path / "cache"))
-    index = registry_index()
+    index = name_index()
     assert list(index.methods) == list(METHODS)
     assert list(index.datasets) == list(DATASETS)
     credit = index.datasets["credit-scoring"]
@@ -60,17 +61,17 @@ def test_the_snapshot_holds_the_registries_and_follows_user_datasets(tmp_path, m
         positive="yes",
         cost_columns=PAYMENT_COST_COLUMNS,
     )
-    claims = registry_index().datasets["claims"]  # the user folder changed: the datasets part is rebuilt
+    claims = name_index().datasets["claims"]  # the user folder changed: the datasets part is rebuilt
     assert (claims.kind, claims.example_costs, claims.rows, claims.positives) == ("user", True, 400, 67)
 
     monkeypatch.setenv("CSLEARN_CACHE", str(tmp_path / "another-cache"))
-    assert "claims" not in registry_index().datasets  # another cache folder, other user datasets
+    assert "claims" not in name_index().datasets  # another cache folder, other user datasets
 
 
 def test_a_damaged_or_outdated_snapshot_is_rebuilt(tmp_path, monkeypatch):
     monkeypatch.setenv("CSLEARN_CACHE", str(tmp_path / "cache"))
     expected = {key: info.to_dict() for key, info in describe_methods().items()}
-    registry_index()
+    name_index()
     path = index_path()
     for damage in (
         "{not json",
@@ -78,7 +79,7 @@ def test_a_damaged_or_outdated_snapshot_is_rebuilt(tmp_path, monkeypatch):
         json.dumps({**json.loads(path.read_text()), "code": "0" * 64}),
     ):
         path.write_text(damage)
-        index = registry_index()
+        index = name_index()
         assert {key: info.to_dict() for key, info in index.methods.items()} == expected
         snapshot = json.loads(path.read_text())
         assert snapshot["format"] == 1 and snapshot["code"] != "0" * 64
