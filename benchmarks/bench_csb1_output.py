@@ -2,7 +2,7 @@
 against confidence-rated ``h = 2 p - 1`` (Ting 2000's real-valued predictions).
 
 **AdaCC datasets** (every one reachable offline, ``benchmarks._evidence.adacc_offline_datasets``: 12):
-stratified ``FOLDS``-fold CV (repeat 0, seed 0, ``tasks.fitting.evaluate.make_split``), ``T = ROUNDS`` stumps,
+stratified ``FOLDS``-fold CV (repeat 0, seed 0, ``tasks.fitting.splits.make_split``), ``T = ROUNDS`` stumps,
 C- chosen on the training fold by F1 from the paper's grid {0.1, ..., 1.0} with C+ = 1
 (``tasks.fitting.cost_selection.fit_with_cost_selection``, mode ``"train"``: the AdaCC paper's protocol);
 score: test balanced accuracy (Table 8's measure).
@@ -42,7 +42,7 @@ def _fit(output, rounds, X, y, cost_matrix=None, validation=None):
 
 def adacc_scores(name, rounds, folds):
     """Mean test balanced accuracy of each weak output over the CV folds, C- chosen by training F1."""
-    from tasks.fitting.evaluate import make_split
+    from tasks.fitting.splits import make_split
 
     X, y, _ = load_arrays(name)
     scores = {output: [] for output in OUTPUTS}

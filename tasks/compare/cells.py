@@ -20,7 +20,7 @@ from schemas.flow_params import CompareParams
 from tasks.compare import cell_pool
 from tasks.compare.cell_compute import CellSpec, CellStore, DatasetInfo, compute_cell, describe_dataset
 from tasks.config.checks import ProtocolError, check_protocol
-from tasks.fitting.evaluate import iter_split_ids
+from tasks.fitting.splits import iter_split_ids
 from tasks.fitting.training_sets import COST_PROPORTIONATE
 
 __all__ = ["describe_dataset_task", "load_finished_cells", "plan_cells", "run_cell"]

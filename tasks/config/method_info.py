@@ -1,7 +1,7 @@
 """The estimators the pipeline fits, by key, and what a user needs to know to choose among them.
 
 Flows never import ``algorithms``; they name methods by key, validate the keys through
-:mod:`tasks.config.checks` and build estimators through :func:`tasks.fitting.cost_selection.build_estimator`.
+:mod:`tasks.config.checks` and build estimators through :func:`tasks.fitting.estimators.build_estimator`.
 
 :func:`describe_methods` derives every method's description from the estimator itself, never from a table
 kept by hand: its family is the ``algorithms`` subpackage that defines it, its paper the first of the four
@@ -157,7 +157,7 @@ def _probe_problem():
 
 def _fit_uses_costs(estimator_class: type, problem) -> bool | None:
     """Whether two cost matrices give two different fits (scores differ, or only one fit fails)."""
-    from tasks.fitting.cost_selection import fit_estimator
+    from tasks.fitting.estimators import fit_estimator
     from tasks.fitting.evaluate import decision_scores
 
     features, target, cost_matrices = problem
@@ -187,7 +187,7 @@ def describe_methods() -> dict[str, MethodInfo]:
     Imports ``algorithms`` and fits every method twice on a 200-row problem (a few seconds in all);
     ``tasks.config.name_index`` keeps the result on disk until the code changes.
     """
-    from tasks.fitting.cost_selection import has_class_costs
+    from tasks.fitting.estimators import has_class_costs
     from tasks.fitting.evaluate import predict_uses_costs
 
     problem = _probe_problem()

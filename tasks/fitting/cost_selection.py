@@ -1,4 +1,4 @@
-"""Building and fitting the registered estimators, with the AdaCC paper's cost selection.
+"""Fitting an estimator on a training fold with the AdaCC paper's cost selection (C- for fixed-cost methods).
 
 Fixed-cost methods (every method whose ``get_params()`` has ``negative_cost``) fix C+ = 1 and choose C- from
 a grid (AdaCC paper, Section 5.2: C- in {0.1, ..., 1.0}, chosen by F1):
@@ -28,7 +28,6 @@ rows (savings -0.07) and AdaCost 91 % (0.00), against 0.47 and 0.49 with the sel
 from __future__ import annotations
 
 import time
-import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -36,67 +35,20 @@ import numpy as np
 from sklearn.base import clone
 from sklearn.model_selection import StratifiedKFold
 
-from algorithms import METHODS
 from algorithms.boosting._rules import class_mean_regrets
-from algorithms.exceptions import CostMatrixIgnoredWarning
 from algorithms.metrics import f1, savings_score
+from tasks.fitting.estimators import fit_estimator, has_class_costs
 from tasks.fitting.evaluate import predict_labels
 
 __all__ = [
     "FittedModel",
-    "build_estimator",
-    "fit_estimator",
     "fit_with_cost_selection",
-    "has_class_costs",
     "regret_scale_grid",
     "select_negative_cost",
 ]
 
 #: Steps of :func:`regret_scale_grid` between the regrets' own class-cost ratio and equal class costs.
 REGRET_SCALE_STEPS = 4
-
-
-def build_estimator(method: str, params: Mapping | None = None, *, random_state: int | None = None):
-    """A fresh, unfitted estimator of ``algorithms.METHODS[method]`` with parameter overrides.
-
-    ``random_state`` is applied when the estimator has such a parameter and ``params`` does not set it.
-
-    Raises
-    ------
-    ValueError
-        If the method is not registered or a parameter is unknown to it.
-    """
-    if method not in METHODS:
-        raise ValueError(f"unknown method {method!r}; registered methods: {sorted(METHODS)}")
-    estimator = METHODS[method]()
-    accepted = estimator.get_params(deep=False)
-    overrides = dict(params or {})
-    unknown = sorted(set(overrides) - set(accepted))
-    if unknown:
-        raise ValueError(f"method {method!r} has no parameter(s) {unknown}; it accepts {sorted(accepted)}")
-    if random_state is not None and "random_state" in accepted and "random_state" not in overrides:
-        overrides["random_state"] = random_state
-    return estimator.set_params(**overrides)
-
-
-def has_class_costs(estimator) -> bool:
-    """Whether the estimator takes the class cost C- as a ``negative_cost`` parameter (AdaCC Table 3)."""
-    return "negative_cost" in estimator.get_params(deep=False)
-
-
-def fit_estimator(estimator, features, target, cost_matrix=None, **fit_params):
-    """Fit in place; ``cost_matrix`` (n, 4) ``[C_FP, C_FN, C_TP, C_TN]`` is passed only when given, and so
-    are other keyword arguments of ``fit`` (e.g. a tree's pruning ``validation`` set).
-
-    The flows pass a business dataset's costs to every method on purpose, so the
-    :class:`~algorithms.exceptions.CostMatrixIgnoredWarning` of the methods that do not use them (AdaBoost,
-    RareBoost, SMOTEBoost, WOTBoost) is silenced here; ``cslearn methods list`` says which methods use costs.
-    """
-    if cost_matrix is None:
-        return estimator.fit(features, target, **fit_params)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", CostMatrixIgnoredWarning)
-        return estimator.fit(features, target, cost_matrix=cost_matrix, **fit_params)
 
 
 def regret_scale_grid(target, cost_matrix, steps: int = REGRET_SCALE_STEPS) -> tuple[float, ...]:

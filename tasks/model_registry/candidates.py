@@ -24,8 +24,10 @@ from prefect.cache_policies import NO_CACHE
 from schemas.flow_params import RetrainParams
 from tasks.compare import cell_pool
 from tasks.config.flow_parameters import logged_params
-from tasks.fitting.cost_selection import build_estimator, fit_with_cost_selection
-from tasks.fitting.evaluate import decision_scores, derive_seed, evaluate_predictions, predict_labels
+from tasks.fitting.cost_selection import fit_with_cost_selection
+from tasks.fitting.estimators import build_estimator
+from tasks.fitting.evaluate import decision_scores, evaluate_predictions, predict_labels
+from tasks.fitting.splits import derive_seed
 from tasks.model_registry.holdout import RetrainData
 from tasks.model_registry.logged_models import log_model
 from tasks.tracking.mlflow_runs import (

@@ -21,7 +21,7 @@ from sklearn.model_selection import train_test_split
 
 from tasks.cost_models import CostModel, derive_split_costs
 from tasks.datasets import load_dataset
-from tasks.fitting.evaluate import derive_seed, make_split
+from tasks.fitting.splits import derive_seed, make_split
 
 __all__ = [
     "Holdout",

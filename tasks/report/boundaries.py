@@ -19,7 +19,7 @@ import numpy as np
 from matplotlib.colors import ListedColormap
 from matplotlib.figure import Figure
 
-from tasks.fitting.cost_selection import build_estimator
+from tasks.fitting.estimators import build_estimator
 from tasks.report.figures import styled
 
 __all__ = ["boundaries_figure", "toy_dataset"]

@@ -161,7 +161,6 @@ def test_adasyn_with_nothing_to_generate_leaves_the_data_unchanged():
     np.testing.assert_array_equal(model.predict_proba(X), plain.predict_proba(X))
 
 
-
 def test_adasyn_without_minority_samples_near_the_majority_leaves_the_data_unchanged():
     """Every minority sample's neighbours are minority samples: ADASYN's r_i are all 0 (imblearn raises a
     RuntimeError), so there is nothing to generate; scikit-learn's positive-only-tag check hits this."""
@@ -171,6 +170,7 @@ def test_adasyn_without_minority_samples_near_the_majority_leaves_the_data_uncha
     model = ADASYNDecisionTree(random_state=4).fit(X, y)
     assert model.pipeline_.named_steps["tree"].tree_.n_node_samples[0] == 80
     np.testing.assert_array_equal(model.predict(X), y)
+
 
 # ------------------------------------------------------------------------------------------------ RUSBoost
 def test_rusboost_is_imblearns_rusboost(imbalanced):

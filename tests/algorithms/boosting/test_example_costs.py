@@ -28,7 +28,7 @@ from algorithms.boosting._rules import (
 )
 from algorithms.exceptions import CostMatrixIgnoredWarning
 from algorithms.metrics import savings_score
-from tasks.fitting.cost_selection import fit_estimator
+from tasks.fitting.estimators import fit_estimator
 
 TOLERANCE = {"rtol": 1e-12, "atol": 1e-15}
 

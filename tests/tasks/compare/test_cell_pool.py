@@ -17,7 +17,7 @@ from sklearn.tree import DecisionTreeClassifier
 from algorithms import METHODS
 from tasks.compare import cell_pool
 from tasks.compare.cell_pool import ACTIVE_POOL, CellPool, CellPoolStopped
-from tasks.fitting.cost_selection import build_estimator
+from tasks.fitting.estimators import build_estimator
 
 
 def _ended(pids: list[int], timeout: float) -> bool:

@@ -21,7 +21,7 @@ from tasks.compare.cell_compute import (
 from tasks.compare.cells import load_finished_cells, plan_cells
 from tasks.config.checks import ProtocolError
 from tasks.datasets import load_dataset
-from tasks.fitting.evaluate import derive_seed, make_split
+from tasks.fitting.splits import derive_seed, make_split
 
 
 class ExplodingTree(DecisionTreeClassifier):

@@ -10,14 +10,8 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import StratifiedKFold
 
 from algorithms.metrics import f1, savings_score
-from tasks.fitting.cost_selection import (
-    build_estimator,
-    fit_estimator,
-    fit_with_cost_selection,
-    has_class_costs,
-    regret_scale_grid,
-    select_negative_cost,
-)
+from tasks.fitting.cost_selection import fit_with_cost_selection, regret_scale_grid, select_negative_cost
+from tasks.fitting.estimators import build_estimator, fit_estimator, has_class_costs
 
 GRID = (0.1, 0.3, 0.5, 0.7, 1.0)
 

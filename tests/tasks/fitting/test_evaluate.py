@@ -11,16 +11,14 @@ from sklearn.tree import DecisionTreeClassifier
 
 from tasks.fitting.evaluate import (
     decision_scores,
-    derive_seed,
     evaluate_predictions,
     evaluate_staged,
-    iter_split_ids,
-    make_split,
     predict_labels,
     predict_uses_costs,
     supports_staged,
     trace_curves,
 )
+from tasks.fitting.splits import derive_seed, iter_split_ids, make_split
 
 
 @pytest.fixture(scope="module")

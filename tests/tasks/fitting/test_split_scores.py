@@ -14,7 +14,6 @@ from tasks.compare.cell_compute import compute_cell, describe_dataset
 from tasks.compare.cells import plan_cells
 from tasks.cost_models import fit_cost_model
 from tasks.datasets import load_dataset
-from tasks.fitting.evaluate import make_split
 from tasks.fitting.split_scores import (
     SPLIT_SCORE_COLUMNS,
     cost_curve,
@@ -22,6 +21,7 @@ from tasks.fitting.split_scores import (
     split_scores_frame,
     unpack_split_scores,
 )
+from tasks.fitting.splits import make_split
 
 
 def test_packing_round_trips_and_fits_in_json():
