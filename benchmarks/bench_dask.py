@@ -3,7 +3,7 @@
 A ``dask scheduler`` and two one-thread ``dask worker`` processes are started on 127.0.0.1 (as the test
 ``tests/flows/test_dask_cluster.py`` does); :data:`benchmarks._flows.SMALL_COMPARE` is run by the compare
 flow's cell subflow on ``DaskTaskRunner`` (that cluster) and on the local default
-``CellProcessTaskRunner(2)``, interleaved, against Prefect's temporary server. The workers load each cell's
+``FitProcessTaskRunner(2)``, interleaved, against Prefect's temporary server. The workers load each cell's
 dataset from the shared cache folder by name (nothing is scattered) and write the cell store the client
 names. On one 2-core machine Dask cannot beat the local pool (same cores, more hops): the figure to read is
 its overhead, i.e. what a second machine's cores must make up for.
@@ -22,24 +22,24 @@ from benchmarks._report import write_section
 def main(quick: bool = False) -> None:
     from prefect_dask import DaskTaskRunner
 
-    from flows.runners import CellProcessTaskRunner
+    from flows.runners import FitProcessTaskRunner
 
     load_before = load_average()
     repeats = 1 if quick else 3
-    walls: dict[str, list[float]] = {"local CellProcessTaskRunner(2)": [], "Dask, 2 workers x 1 thread": []}
+    walls: dict[str, list[float]] = {"local FitProcessTaskRunner(2)": [], "Dask, 2 workers x 1 thread": []}
     with bench_home(), prefect_api():
         with dask_cluster(2) as address:
             time_compare(DaskTaskRunner(address=address), "warm-dask")  # worker imports, datasets
-            time_compare(CellProcessTaskRunner(2), "warm-local")
+            time_compare(FitProcessTaskRunner(2), "warm-local")
             for index in range(repeats):
-                walls["local CellProcessTaskRunner(2)"].append(
-                    time_compare(CellProcessTaskRunner(2), f"local-{index}")
+                walls["local FitProcessTaskRunner(2)"].append(
+                    time_compare(FitProcessTaskRunner(2), f"local-{index}")
                 )
                 walls["Dask, 2 workers x 1 thread"].append(
                     time_compare(DaskTaskRunner(address=address), f"dask-{index}")
                 )
     load_after = os.getloadavg()[0]
-    local = statistics.median(walls["local CellProcessTaskRunner(2)"])
+    local = statistics.median(walls["local FitProcessTaskRunner(2)"])
     lines = ["| runner | wall s (median) | runs | speed-up over local |", "|---|---:|---:|---:|"]
     for name, values in walls.items():
         median = statistics.median(values)

@@ -2,11 +2,11 @@
 
 1. **Fits at once**: the same four AdaBoost fits (20,000 x 20, numba stump rounds) one after the other, on
    two threads (``ThreadPoolExecutor(2)``, what Prefect's ``ThreadPoolTaskRunner`` does) and on two worker
-   processes (``tasks.compare.cell_pool.CellPool(2)``, what ``CellProcessTaskRunner`` does; workers started
+   processes (``tasks.fitting.fit_pool.FitPool(2)``, what ``FitProcessTaskRunner`` does; workers started
    and warmed before the clock starts). A speed-up near 1 on threads means the GIL (or BLAS oversubscription)
    serialises the fits; near 2 means both cores work.
 2. **A small comparison**: :data:`benchmarks._flows.SMALL_COMPARE` run by the ``compare`` flow's cell subflow
-   on ``ThreadPoolTaskRunner(1)``, ``ThreadPoolTaskRunner(2)`` and ``CellProcessTaskRunner(2)`` (the local
+   on ``ThreadPoolTaskRunner(1)``, ``ThreadPoolTaskRunner(2)`` and ``FitProcessTaskRunner(2)`` (the local
    default), interleaved, against Prefect's temporary server and a sqlite MLflow store; wall time of the flow
    (the process pool's start-up and imports included).
 """
@@ -38,10 +38,11 @@ def fit_once(rounds: int) -> float:
 
 
 def _fits_at_once(rounds: int, repeats: int) -> dict[str, list[float]]:
-    from tasks.compare.cell_pool import CellPool
+    import algorithms.boosting
+    from tasks.fitting.fit_pool import FitPool
 
     walls: dict[str, list[float]] = {"one at a time": [], "2 threads": [], "2 worker processes": []}
-    pool = CellPool(2, warm_module="algorithms.boosting")
+    pool = FitPool(2, warm_module=algorithms.boosting.__name__)
     threads = ThreadPoolExecutor(2)
     try:
         warm_up = [pool.submit(fit_once, 5) for _ in range(4)]  # both workers: imports, numba cache
@@ -67,12 +68,12 @@ def _fits_at_once(rounds: int, repeats: int) -> dict[str, list[float]]:
 def _small_compare(repeats: int) -> dict[str, list[float]]:
     from prefect.task_runners import ThreadPoolTaskRunner
 
-    from flows.runners import CellProcessTaskRunner
+    from flows.runners import FitProcessTaskRunner
 
     runners = {
         "ThreadPoolTaskRunner(1)": lambda: ThreadPoolTaskRunner(max_workers=1),
         "ThreadPoolTaskRunner(2)": lambda: ThreadPoolTaskRunner(max_workers=2),
-        "CellProcessTaskRunner(2) (default)": lambda: CellProcessTaskRunner(max_workers=2),
+        "FitProcessTaskRunner(2) (default)": lambda: FitProcessTaskRunner(max_workers=2),
     }
     walls: dict[str, list[float]] = {name: [] for name in runners}
     with bench_home(), prefect_api():

@@ -35,10 +35,11 @@ from collections.abc import Mapping
 from prefect import flow, get_run_logger
 from prefect.futures import as_completed
 
-from flows.runners import CellProcessTaskRunner
+from flows.runners import FitProcessTaskRunner
 from schemas.flow_params import RetrainParams
 from tasks.config.checks import validate_params
 from tasks.config.flow_parameters import flat_parameters, flow_arguments, machine_environment
+from tasks.fitting import cost_selection
 from tasks.model_registry import (
     CandidateProgress,
     best_candidate,
@@ -60,7 +61,7 @@ RETRAIN_RETRIES = {"retries": 2, "retry_delay_seconds": 120}
 @flow(  # each candidate's fit in a worker process, two at once: Ctrl-C stops them at once
     name="retrain",
     validate_parameters=True,
-    task_runner=CellProcessTaskRunner(2, warm_module="tasks.fitting.cost_selection"),
+    task_runner=FitProcessTaskRunner(2, warm_module=cost_selection.__name__),
     **RETRAIN_RETRIES,
 )
 @flat_parameters(RetrainParams, choices={"dataset": "business_datasets", "candidates": "methods"})

@@ -1,8 +1,8 @@
 """Where the per-cell tasks of a flow run: local worker processes (default), threads, or a Dask cluster.
 
-- :class:`CellProcessTaskRunner` (the local default): Prefect runs each task in a thread of its own (task
+- :class:`FitProcessTaskRunner` (the local default): Prefect runs each task in a thread of its own (task
   states, logs and retries stay Prefect's), and the fit inside the task runs in a worker process of a
-  ``tasks.compare.cell_pool.CellPool`` opened for the flow run. Fits use every core whatever holds the GIL,
+  ``tasks.fitting.fit_pool.FitPool`` opened for the flow run. Fits use every core whatever holds the GIL,
   each worker's BLAS is capped to its share of the cores, and an interrupt ends the run in seconds: on leaving
   the runner with an exception (``Ctrl-C``, ``SIGTERM``, an error) the workers are killed and the waiting
   tasks fail at once, where Prefect's own ``ThreadPoolTaskRunner`` and ``ProcessPoolTaskRunner`` wait for the
@@ -21,13 +21,18 @@ from typing import Any
 from prefect.task_runners import ThreadPoolTaskRunner
 
 from flows.dask_security import warn_if_insecure
-from tasks.compare.cell_pool import ACTIVE_POOL, CellPool
+from tasks.compare import cell_compute
+from tasks.fitting.fit_pool import ACTIVE_POOL, FitPool
 
-__all__ = ["CellProcessTaskRunner", "build_task_runner"]
+__all__ = ["CELL_WORKER_MODULE", "FitProcessTaskRunner", "build_task_runner"]
+
+#: What a compare cell's worker imports as it starts: the code of one cell (a module object's name, so that a
+#: rename breaks this import instead of silently warming nothing).
+CELL_WORKER_MODULE = cell_compute.__name__
 
 
-class CellProcessTaskRunner(ThreadPoolTaskRunner):
-    """Prefect tasks in threads; their fits (``tasks.compare.cell_pool.call``) in ``max_workers`` processes.
+class FitProcessTaskRunner(ThreadPoolTaskRunner):
+    """Prefect tasks in threads; their fits (``tasks.fitting.fit_pool.call``) in ``max_workers`` processes.
 
     Parameters
     ----------
@@ -37,21 +42,21 @@ class CellProcessTaskRunner(ThreadPoolTaskRunner):
         Module the workers import as they start (the code of the fits).
 
     Tasks submitted to the runner and tasks the flow calls directly (in the flow's thread) both find the
-    pool (``tasks.compare.cell_pool.ACTIVE_POOL``).
+    pool (``tasks.fitting.fit_pool.ACTIVE_POOL``).
     """
 
-    def __init__(self, max_workers: int = 2, warm_module: str = "tasks.compare.cell_compute"):
+    def __init__(self, max_workers: int = 2, warm_module: str = CELL_WORKER_MODULE):
         super().__init__(max_workers=max_workers)
         self.warm_module = warm_module
-        self._pool: CellPool | None = None
+        self._pool: FitPool | None = None
         self._token = None
 
-    def duplicate(self) -> CellProcessTaskRunner:
+    def duplicate(self) -> FitProcessTaskRunner:
         return type(self)(max_workers=self._max_workers, warm_module=self.warm_module)
 
-    def __enter__(self) -> CellProcessTaskRunner:
+    def __enter__(self) -> FitProcessTaskRunner:
         super().__enter__()
-        self._pool = CellPool(self._max_workers, warm_module=self.warm_module)
+        self._pool = FitPool(self._max_workers, warm_module=self.warm_module)
         self._token = ACTIVE_POOL.set(self._pool)  # tasks the flow calls directly use the pool too
         return self
 
@@ -74,7 +79,7 @@ class CellProcessTaskRunner(ThreadPoolTaskRunner):
 
     def __eq__(self, value: object) -> bool:
         return (
-            isinstance(value, CellProcessTaskRunner)
+            isinstance(value, FitProcessTaskRunner)
             and self._max_workers == value._max_workers
             and self.warm_module == value.warm_module
         )
@@ -95,7 +100,7 @@ def build_task_runner(dask_address: str | None = None, max_workers: int = 2, *, 
     max_workers : int
         Cells at once locally.
     processes : bool
-        Locally, fits in worker processes (:class:`CellProcessTaskRunner`, the default) or in threads
+        Locally, fits in worker processes (:class:`FitProcessTaskRunner`, the default) or in threads
         (``ThreadPoolTaskRunner``).
 
     Raises
@@ -109,5 +114,5 @@ def build_task_runner(dask_address: str | None = None, max_workers: int = 2, *, 
         warn_if_insecure(dask_address)  # the client's TLS settings come from Dask's configuration
         return DaskTaskRunner(address=dask_address)
     if processes:
-        return CellProcessTaskRunner(max_workers=max_workers)
+        return FitProcessTaskRunner(max_workers=max_workers)
     return ThreadPoolTaskRunner(max_workers=max_workers)

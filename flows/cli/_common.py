@@ -37,7 +37,7 @@ class _Interrupts:
         self.received += 1
         if self.received == 1:
             raise KeyboardInterrupt(f"received signal {signum}")
-        from tasks.compare.cell_pool import kill_all_pools
+        from tasks.fitting.fit_pool import kill_all_pools
 
         kill_all_pools()
         sys.__stderr__.write("cslearn: interrupted again; exiting now without cleaning up\n")

@@ -1,6 +1,6 @@
 """One ``compare`` cell, (dataset, method, repeat, fold), computed; and its resumable store. No Prefect.
 
-This is the code a cell worker process runs (``tasks.compare.cell_pool``): it imports the estimators, the cost
+This is the code a cell worker process runs (``tasks.fitting.fit_pool``): it imports the estimators, the cost
 models and the metrics, and nothing of Prefect, MLflow or the report (an import-linter contract keeps it so),
 so a worker starts in the time of those imports instead of the flow's. :mod:`tasks.compare.cells` wraps it in
 Prefect tasks and plans the cells.

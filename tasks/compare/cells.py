@@ -1,7 +1,7 @@
 """The Prefect side of ``compare``'s cells: describe the datasets, plan the cells, run them, resume them.
 
 A cell — (dataset, method, repeat, fold) — is computed by :func:`tasks.compare.cell_compute.compute_cell`, in
-a worker process of the flow's pool when there is one (``tasks.compare.cell_pool.call``). :func:`plan_cells`
+a worker process of the flow's pool when there is one (``tasks.fitting.fit_pool.call``). :func:`plan_cells`
 checks the protocol against the datasets' class counts before any cell exists
 (``tasks.config.checks.check_protocol``); re-running the same configuration skips every cell stored with
 status ``"ok"`` (:func:`load_finished_cells`; failed cells run again).
@@ -17,9 +17,9 @@ from prefect.cache_policies import NO_CACHE
 from prefect.exceptions import MissingContextError
 
 from schemas.flow_params import CompareParams
-from tasks.compare import cell_pool
 from tasks.compare.cell_compute import CellSpec, CellStore, DatasetInfo, compute_cell, describe_dataset
 from tasks.config.checks import ProtocolError, check_protocol
+from tasks.fitting import fit_pool
 from tasks.fitting.splits import iter_split_ids
 from tasks.fitting.training_sets import COST_PROPORTIONATE
 
@@ -47,9 +47,9 @@ def run_cell(spec: CellSpec, store_root: str) -> dict:
     """Fit and evaluate one (dataset, method, repeat, fold) cell and persist its result (never retried).
 
     The fit runs in a worker process when the flow's task runner holds a pool
-    (``tasks.compare.cell_pool.call``).
+    (``tasks.fitting.fit_pool.call``).
     """
-    result = cell_pool.call(compute_cell, spec, CellStore(store_root), methods=(spec.method,))
+    result = fit_pool.call(compute_cell, spec, CellStore(store_root), methods=(spec.method,))
     if result["status"] != "ok":
         get_run_logger().warning("cell %s failed: %s", spec.label, result["error"])
     return result

@@ -22,8 +22,8 @@ from prefect import get_run_logger, task
 from prefect.cache_policies import NO_CACHE
 
 from schemas.flow_params import RetrainParams
-from tasks.compare import cell_pool
 from tasks.config.flow_parameters import logged_params
+from tasks.fitting import fit_pool
 from tasks.fitting.cost_selection import fit_with_cost_selection
 from tasks.fitting.estimators import build_estimator
 from tasks.fitting.evaluate import decision_scores, evaluate_predictions, predict_labels
@@ -119,7 +119,7 @@ def fit_and_log_candidate(
     ) as run_id:
         fit = partial(fit_with_cost_selection, cost_matrix=data.train_costs, cost_selection=cost_selection)
         # in a worker process when the flow's runner holds a pool
-        fitted = cell_pool.call(fit, estimator, data.train_features, data.train_target)
+        fitted = fit_pool.call(fit, estimator, data.train_features, data.train_target)
         model, fit_seconds = fitted.model, fitted.fit_seconds
         selection = {
             f"selection/savings at C- {_metric_number(cost)}": score

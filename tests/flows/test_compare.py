@@ -27,7 +27,7 @@ FIT_LOG = "CSLEARN_TEST_FIT_LOG"
 class CountingTree(DecisionTreeClassifier):
     """A real depth-2 tree that counts its fits (to see which cells a rerun skips).
 
-    Cells fit in worker processes, which get this class from the parent (``tasks.compare.cell_pool``) and the
+    Cells fit in worker processes, which get this class from the parent (``tasks.fitting.fit_pool``) and the
     log file's name from the environment they inherit: each fit appends one line to that file.
     """
 

@@ -7,7 +7,7 @@ from distributed import LocalCluster
 from distributed.diagnostics.plugin import SchedulerPlugin
 
 from flows.compare import run_compare
-from flows.runners import CellProcessTaskRunner, build_task_runner
+from flows.runners import FitProcessTaskRunner, build_task_runner
 from tasks.storage import state_home
 
 pytestmark = pytest.mark.servers
@@ -43,7 +43,7 @@ def test_runner_choice():
     from prefect_dask import DaskTaskRunner
 
     local = build_task_runner(None, 3)
-    assert isinstance(local, CellProcessTaskRunner) and local == CellProcessTaskRunner(max_workers=3)
+    assert isinstance(local, FitProcessTaskRunner) and local == FitProcessTaskRunner(max_workers=3)
     assert type(build_task_runner(None, 3, processes=False)) is ThreadPoolTaskRunner
     runner = build_task_runner("tcp://127.0.0.1:8786")
     assert isinstance(runner, DaskTaskRunner) and runner.address == "tcp://127.0.0.1:8786"

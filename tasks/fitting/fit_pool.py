@@ -2,9 +2,9 @@
 
 Threads cannot be stopped: a fit running in a thread ends when the fit ends (minutes, or never), so
 ``Ctrl-C`` used to wait for it. Here each fit runs in a worker process of a loky ``ProcessPoolExecutor`` that
-the flow's task runner (``flows.runners.CellProcessTaskRunner``) opens and ends with
-:meth:`CellPool.close`: on an interrupt the workers are killed, every waiting caller gets
-:class:`CellPoolStopped` at once, and the flow unwinds in seconds whatever the fits were doing.
+the flow's task runner (``flows.runners.FitProcessTaskRunner``) opens and ends with
+:meth:`FitPool.close`: on an interrupt the workers are killed, every waiting caller gets
+:class:`FitPoolStopped` at once, and the flow unwinds in seconds whatever the fits were doing.
 
 Each worker
 
@@ -38,8 +38,8 @@ from typing import Any, TypeVar
 __all__ = [
     "ACTIVE_POOL",
     "BLAS_ENVIRONMENT",
-    "CellPool",
-    "CellPoolStopped",
+    "FitPool",
+    "FitPoolStopped",
     "call",
     "kill_all_pools",
 ]
@@ -47,9 +47,7 @@ __all__ = [
 T = TypeVar("T")
 
 #: The pool of the task being run in this context (``None``: run calls in the caller).
-ACTIVE_POOL: contextvars.ContextVar[CellPool | None] = contextvars.ContextVar(
-    "cslearn_cell_pool", default=None
-)
+ACTIVE_POOL: contextvars.ContextVar[FitPool | None] = contextvars.ContextVar("cslearn_fit_pool", default=None)
 
 #: Environment variables read at import by BLAS / OpenMP / numba to size their thread pools.
 BLAS_ENVIRONMENT = (
@@ -66,11 +64,11 @@ BLAS_ENVIRONMENT = (
 WATCHDOG_INTERVAL = 0.5
 
 #: Pools open in this process (what :func:`kill_all_pools` ends).
-_open_pools: set[CellPool] = set()
+_open_pools: set[FitPool] = set()
 _open_pools_lock = threading.Lock()
 
 
-class CellPoolStopped(BaseException):
+class FitPoolStopped(BaseException):
     """The pool was closed (an interrupt, or its flow ended) while this call waited or ran.
 
     A cancellation, not an error (like ``asyncio.CancelledError``): code that records a failing fit
@@ -113,19 +111,19 @@ def _run_with_methods(methods: dict, function: Callable[..., T], args: tuple) ->
     return function(*args)
 
 
-class CellPool:
+class FitPool:
     """``max_workers`` worker processes (see the module docstring); :func:`open_pool` creates one.
 
     Parameters
     ----------
     max_workers : int
         Worker processes, i.e. fits at once.
-    warm_module : str
+    warm_module : str or None
         Module every worker imports as soon as it starts (the fits' code: seconds of imports that then
-        overlap the parent's own work instead of delaying the first fit).
+        overlap the parent's own work instead of delaying the first fit); ``None`` imports nothing more.
     """
 
-    def __init__(self, max_workers: int, warm_module: str = "tasks.compare.cell_compute"):
+    def __init__(self, max_workers: int, warm_module: str | None = None):
         from loky import ProcessPoolExecutor
 
         self.max_workers = max_workers
@@ -141,25 +139,25 @@ class CellPool:
         with _open_pools_lock:
             _open_pools.add(self)
         for _ in range(max_workers):  # start the workers and their imports now, while the flow plans
-            self._executor.submit(importlib.import_module, warm_module)
+            self._executor.submit(importlib.import_module, warm_module or __name__)
 
     def submit(self, function: Callable[..., T], *args, methods: Iterable[str] = ()):
         """Start ``function(*args)`` in a worker; the ``concurrent.futures.Future`` of its result."""
         if self._closed.is_set():
-            raise CellPoolStopped("the cell pool is closed: the run is stopping")
+            raise FitPoolStopped("the cell pool is closed: the run is stopping")
         from algorithms import METHODS
 
         shipped = {name: METHODS[name] for name in methods if name in METHODS}
         return self._executor.submit(_run_with_methods, shipped, function, args)
 
     def run(self, function: Callable[..., T], *args, methods: Iterable[str] = ()) -> T:
-        """``function(*args)`` in a worker, waiting for it; :class:`CellPoolStopped` if the pool closes."""
+        """``function(*args)`` in a worker, waiting for it; :class:`FitPoolStopped` if the pool closes."""
         future = self.submit(function, *args, methods=methods)
         try:
             return future.result()
         except Exception:
             if self._closed.is_set():  # the executor reports its killed workers as errors
-                raise CellPoolStopped("the run is stopping: this fit was cancelled") from None
+                raise FitPoolStopped("the run is stopping: this fit was cancelled") from None
             raise
 
     def worker_pids(self) -> list[int]:

@@ -15,9 +15,9 @@ import pytest
 from sklearn.tree import DecisionTreeClassifier
 
 from algorithms import METHODS
-from tasks.compare import cell_pool
-from tasks.compare.cell_pool import ACTIVE_POOL, CellPool, CellPoolStopped
+from tasks.fitting import cost_selection, fit_pool
 from tasks.fitting.estimators import build_estimator
+from tasks.fitting.fit_pool import ACTIVE_POOL, FitPool, FitPoolStopped
 
 
 def _ended(pids: list[int], timeout: float) -> bool:
@@ -61,7 +61,7 @@ def _estimator_class(method: str) -> str:
 
 @pytest.fixture(scope="module")
 def pool():
-    opened = CellPool(2, warm_module="tasks.fitting.cost_selection")
+    opened = FitPool(2, warm_module=cost_selection.__name__)
     yield opened
     opened.close()
 
@@ -72,10 +72,10 @@ def test_calls_run_in_workers_with_one_blas_thread_each(pool):
     assert set(pool.run(_blas_threads)) <= {pool.blas_threads}
     token = ACTIVE_POOL.set(pool)
     try:
-        assert cell_pool.call(_spin, 0.0) != os.getpid()
+        assert fit_pool.call(_spin, 0.0) != os.getpid()
     finally:
         ACTIVE_POOL.reset(token)
-    assert cell_pool.call(_spin, 0.0) == os.getpid()  # no pool in this context: here
+    assert fit_pool.call(_spin, 0.0) == os.getpid()  # no pool in this context: here
 
 
 def test_workers_ignore_sigint(pool):
@@ -95,7 +95,7 @@ def test_a_method_registered_at_run_time_reaches_the_workers(pool, monkeypatch):
 
 
 def test_killing_the_pool_stops_a_running_fit_at_once():
-    pool = CellPool(1, warm_module="tasks.compare.cell_pool")
+    pool = FitPool(1)
     pool.run(_spin, 0.0)
     [worker] = pool.worker_pids()
     outcome = []
@@ -113,18 +113,18 @@ def test_killing_the_pool_stops_a_running_fit_at_once():
     pool.close(kill=True)
     waiter.join(timeout=10)
     assert not waiter.is_alive() and time.monotonic() - started < 5
-    assert isinstance(outcome[0], CellPoolStopped)
+    assert isinstance(outcome[0], FitPoolStopped)
     assert _ended([worker], timeout=5)
-    with pytest.raises(CellPoolStopped):
+    with pytest.raises(FitPoolStopped):
         pool.run(_spin, 0.0)
 
 
 _KILLED_PARENT = """
 import os, signal, sys, time
 sys.path.insert(0, sys.argv[1])
-from tasks.compare.cell_pool import CellPool
-from tests.tasks.compare.test_cell_pool import _spin
-pool = CellPool(2, warm_module="tasks.compare.cell_pool")
+from tasks.fitting.fit_pool import FitPool
+from tests.tasks.fitting.test_fit_pool import _spin
+pool = FitPool(2)
 futures = [pool.submit(_spin, 300.0) for _ in range(2)]
 while len(pool.worker_pids()) < 2:
     time.sleep(0.1)
