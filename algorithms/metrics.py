@@ -7,9 +7,17 @@ columns ``[C_FP, C_FN, C_TP, C_TN]``, one row per example.
 
 Every metric takes ``y_true`` and ``y_pred`` coded with the positive (minority) class as ``pos_label``
 (default 1); scikit-learn and imbalanced-learn compute the underlying rates.
+
+:data:`METRICS` is the one table of metrics that the pipeline computes and shows: each metric's function, its
+inputs (labels, scores, costs), label, direction and format; :data:`VIEWS` says which table shows which. A new
+metric is a function here, a row of :data:`METRICS` and, where it should be shown, a name in :data:`VIEWS`.
 """
 
 from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 
 import numpy as np
 from sklearn.metrics import (
@@ -23,14 +31,20 @@ from sklearn.metrics import (
 
 __all__ = [
     "COST_COLUMNS",
+    "METRICS",
+    "VIEWS",
+    "Metric",
     "accuracy",
     "auc",
     "balanced_accuracy",
     "check_cost_matrix",
     "classification_report_dict",
+    "computed_metrics",
     "cost_loss",
     "f1",
     "g_mean",
+    "lower_is_better",
+    "metric_label",
     "opm",
     "precision",
     "savings_score",
@@ -184,24 +198,117 @@ def savings_score(y_true, y_pred, cost_matrix, *, pos_label=1):
     return float((cost_base - cost_loss(y_true, y_pred, costs, pos_label=pos_label)) / cost_base)
 
 
+@dataclass(frozen=True)
+class Metric:
+    """One metric (or measure of a fit) as every consumer reads it: the cell, tables, statistics, promotion.
+
+    Attributes
+    ----------
+    name : str
+        The key everywhere: a cell's row, an MLflow metric (``mean/<name>``), a summary column
+        (``<name>_mean``).
+    function : callable or None
+        ``function(y_true, **inputs, pos_label=...)``; ``None`` for a measure the pipeline records itself
+        (the fit time, a tree's size).
+    inputs : tuple of str
+        What it is computed from besides ``y_true``, named as the function's arguments: ``y_pred`` (the
+        predicted labels), ``y_score`` (a continuous score, larger = more positive), ``cost_matrix`` (each
+        row's ``[C_FP, C_FN, C_TP, C_TN]``). A metric is computed wherever all its inputs are known.
+    label : str
+        How tables, figures and sentences name it.
+    higher_is_better : bool
+        Its direction (ranks, best marks, "significantly better").
+    format : str
+        Its format spec in tables (``".3f"`` for rates, ``",.0f"`` for money).
+    """
+
+    name: str
+    function: Callable | None
+    inputs: tuple[str, ...]
+    label: str
+    higher_is_better: bool = True
+    format: str = ".3f"
+
+    def compute(self, y_true, available: Mapping, *, pos_label=1) -> float:
+        """The metric from ``available`` (input name -> array), which must hold its ``inputs``."""
+        arguments = {name: available[name] for name in self.inputs}
+        if "pos_label" in inspect.signature(self.function).parameters:
+            arguments["pos_label"] = pos_label
+        return self.function(y_true, **arguments)
+
+
+#: Every metric and measure, in the order tables show them (the AdaCC paper's Table 5 metrics, accuracy, the
+#: CSDT paper's cost and savings (Eq. 2-4), then the measures of a fit).
+METRICS: dict[str, Metric] = {
+    metric.name: metric
+    for metric in (
+        Metric("opm", opm, ("y_pred", "y_score"), "OPM"),
+        Metric("auc", auc, ("y_score",), "AUC"),
+        Metric("balanced_accuracy", balanced_accuracy, ("y_pred",), "balanced accuracy"),
+        Metric("g_mean", g_mean, ("y_pred",), "G-mean"),
+        Metric("f1", f1, ("y_pred",), "F1"),
+        Metric("tpr", tpr, ("y_pred",), "TPR (recall)"),
+        Metric("tnr", tnr, ("y_pred",), "TNR (specificity)"),
+        Metric("precision", precision, ("y_pred",), "precision"),
+        Metric("accuracy", accuracy, ("y_pred",), "accuracy"),
+        Metric(
+            "cost", cost_loss, ("y_pred", "cost_matrix"), "total cost", higher_is_better=False, format=",.0f"
+        ),
+        Metric("savings", savings_score, ("y_pred", "cost_matrix"), "savings"),
+        Metric("fit_seconds", None, (), "fit time (s)", higher_is_better=False, format=",.2f"),
+        Metric("tree_nodes", None, (), "tree size (nodes)", higher_is_better=False, format=",.0f"),
+    )
+}
+
+#: Where each table shows which metrics, in its column order. The papers' tables keep their papers' columns;
+#: a new metric appears in the views that list it (and in every cell, MLflow run and summary regardless).
+VIEWS: dict[str, tuple[str, ...]] = {
+    # a comparison's leaderboard (report, command line, run description)
+    "leaderboard": ("opm", "balanced_accuracy", "g_mean", "f1", "auc", "savings", "fit_seconds"),
+    # AdaCC Tables 6 and 8: per ensemble size, averaged over datasets (savings on cost datasets)
+    "adacc_sizes": ("balanced_accuracy", "g_mean", "tpr", "tnr", "f1", "auc", "opm", "savings"),
+    # AdaCC Table 7: cumulative against non-cumulative costs
+    "adacc_cumulative": ("balanced_accuracy", "g_mean", "tpr", "tnr", "f1", "auc", "opm"),
+    # WOTBoost Table 3: per dataset
+    "wotboost_datasets": ("g_mean", "auc", "f1", "tpr", "tnr"),
+    # CSDT Tables 7-8: savings and accuracy, tree size, fit time
+    "csdt_costs": ("savings", "accuracy", "f1", "tree_nodes", "fit_seconds"),
+    # a retrain's candidates: in its report, its run description, ``cslearn retrain``'s table
+    "retrain_report": ("savings", "cost", "f1", "tpr", "tnr", "auc", "g_mean", "fit_seconds"),
+    "retrain_description": ("savings", "cost", "f1", "auc", "fit_seconds"),
+    "retrain_cli": ("savings", "cost", "f1", "tpr", "tnr", "auc", "fit_seconds"),
+    # a registered model version's description (its holdout metrics)
+    "version": ("savings", "cost", "auc", "f1", "tpr", "tnr", "precision", "g_mean", "balanced_accuracy"),
+}
+
+
+def computed_metrics() -> tuple[str, ...]:
+    """The names of the metrics computed from predictions (not the measures of a fit), in table order."""
+    return tuple(name for name, metric in METRICS.items() if metric.function is not None)
+
+
+def metric_label(name: str) -> str:
+    """The readable name of a metric or measure (``balanced_accuracy`` -> ``balanced accuracy``); another
+    name is shown with its underscores as spaces."""
+    metric = METRICS.get(name)
+    return metric.label if metric is not None else name.replace("_", " ")
+
+
+def lower_is_better(name: str) -> bool:
+    """Whether smaller values of the metric or measure ``name`` are better (cost, fit time, tree size)."""
+    metric = METRICS.get(name)
+    return metric is not None and not metric.higher_is_better
+
+
 def classification_report_dict(y_true, y_pred, y_score=None, cost_matrix=None, *, pos_label=1):
-    """Every metric of Section 8 of the spec in one dict (keys are metric names, values floats).
+    """Every computed metric of :data:`METRICS` whose inputs are given, in one dict (name -> float).
 
     ``y_score`` enables ``auc`` and ``opm``; ``cost_matrix`` enables ``cost`` and ``savings``.
     """
-    report = {
-        "tpr": tpr(y_true, y_pred, pos_label=pos_label),
-        "tnr": tnr(y_true, y_pred, pos_label=pos_label),
-        "precision": precision(y_true, y_pred, pos_label=pos_label),
-        "balanced_accuracy": balanced_accuracy(y_true, y_pred, pos_label=pos_label),
-        "f1": f1(y_true, y_pred, pos_label=pos_label),
-        "g_mean": g_mean(y_true, y_pred, pos_label=pos_label),
-        "accuracy": accuracy(y_true, y_pred),
+    available = {"y_pred": y_pred, "y_score": y_score, "cost_matrix": cost_matrix}
+    known = {name for name, value in available.items() if value is not None}
+    return {
+        metric.name: metric.compute(y_true, available, pos_label=pos_label)
+        for metric in METRICS.values()
+        if metric.function is not None and set(metric.inputs) <= known
     }
-    if y_score is not None:
-        report["auc"] = auc(y_true, y_score, pos_label=pos_label)
-        report["opm"] = opm(y_true, y_pred, y_score, pos_label=pos_label)
-    if cost_matrix is not None:
-        report["cost"] = cost_loss(y_true, y_pred, cost_matrix, pos_label=pos_label)
-        report["savings"] = savings_score(y_true, y_pred, cost_matrix, pos_label=pos_label)
-    return report

@@ -37,6 +37,7 @@ import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from algorithms.metrics import VIEWS  # noqa: E402
 from tasks.report import (  # noqa: E402
     CELL_MEASURES,
     compare_methods,
@@ -50,7 +51,6 @@ from tasks.report import (  # noqa: E402
     summarize,
     table_by_size,
 )
-from tasks.report.tables import PER_DATASET_METRICS, SIZE_TABLE_METRICS  # noqa: E402
 
 TABLES = ("size", "cumulative", "ranks", "per-dataset", "average", "cost")
 
@@ -102,8 +102,8 @@ def stored_results(root: str, protocol: str, sizes: str, datasets: str | None, m
 
 
 def size_markdown(summary: pd.DataFrame, scale: float) -> str:
-    table = table_by_size(summary, SIZE_TABLE_METRICS)
-    shown = [name for name in SIZE_TABLE_METRICS if name in table]
+    table = table_by_size(summary, VIEWS["adacc_sizes"])
+    shown = [name for name in VIEWS["adacc_sizes"] if name in table]
     digits = 2 if scale == 100 else 3
     rows = [
         [
@@ -173,7 +173,7 @@ def at_size(summary: pd.DataFrame, size: int | None) -> pd.DataFrame:
 
 def per_dataset_markdown(summary: pd.DataFrame) -> str:
     table = per_dataset_table(summary)
-    shown = [name for name in PER_DATASET_METRICS if f"{name}_mean" in table]
+    shown = [name for name in VIEWS["wotboost_datasets"] if f"{name}_mean" in table]
     rows = [
         [
             record["dataset"],
@@ -188,7 +188,7 @@ def per_dataset_markdown(summary: pd.DataFrame) -> str:
 
 def average_markdown(summary: pd.DataFrame) -> str:
     table = per_dataset_table(summary)
-    shown = [name for name in PER_DATASET_METRICS if f"{name}_mean" in table]
+    shown = [name for name in VIEWS["wotboost_datasets"] if f"{name}_mean" in table]
     means = table.groupby("method")[[f"{name}_mean" for name in shown]].mean()
     rows = [[method, *(number(value, 3) for value in values)] for method, values in means.iterrows()]
     return markdown(["method (mean over datasets)", *shown], rows)

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 
 from flows.cli._common import json_safe, report_lines
 from flows.cli._options import ListOption, add_parser, option_names
@@ -21,7 +20,6 @@ from flows.cli._run import RunStopped, run_flow
 __all__ = ["format_candidates", "params_from_args", "register"]
 
 #: Columns of the candidates table, in order.
-TABLE_METRICS = ("savings", "cost", "f1", "tpr", "tnr", "auc", "fit_seconds")
 
 DESCRIPTION = """\
 Refit candidate methods on a dataset with example-dependent costs, score them by savings on a holdout
@@ -39,6 +37,36 @@ EXAMPLES = """\
   cslearn retrain direct-marketing --candidates csdt,bmr-lr,adacc1 --max-rows 20000
   cslearn retrain my-claims --candidates csdt bmr-lr --json
 """
+
+
+def format_candidates(outcome: dict) -> str:
+    """A plain-text table of the candidates' holdout metrics (best first) and the registry decision."""
+    from tasks.report.text import candidates_table, plain_number
+
+    metrics = outcome["metrics"]
+    order = sorted(metrics, key=lambda method: -outcome["candidates"][method])
+    lines = candidates_table({method: metrics[method] for method in order}, best=outcome["best"])
+    previous = outcome["previous_champion_version"]
+    verdict = f"{outcome['model_name']} v{outcome['version']} ({outcome['best']}) is now '{outcome['alias']}'"
+    if not outcome.get("registered", True):
+        verdict = f"{outcome['model_name']}: {outcome['reason']}"
+    elif previous is None:
+        verdict += "; first champion of this model"
+    else:
+        savings = plain_number(outcome["previous_champion_savings"], missing="-")
+        verdict += f"; champion v{previous} scored {savings} on the same holdout"
+    failures = [f"failed: {method}: {error}" for method, error in outcome.get("failed", {}).items()]
+    return "\n".join(
+        [
+            *lines,
+            *failures,
+            "",
+            "* best by holdout savings",
+            verdict,
+            f"MLflow parent run: {outcome['parent_run_id']}",
+            *report_lines(outcome.get("report"), outcome["parent_run_id"]),
+        ]
+    )
 
 
 def register(subparsers) -> None:
@@ -100,52 +128,6 @@ def params_from_args(args: argparse.Namespace) -> dict:
         if value is not None:
             raw[field] = value
     return raw
-
-
-def _number(value) -> str:
-    if value is None or (isinstance(value, float) and not math.isfinite(value)):
-        return "-"
-    return f"{value:.4f}" if abs(value) < 1000 else f"{value:,.0f}"
-
-
-def format_candidates(outcome: dict) -> str:
-    """A plain-text table of the candidates' holdout metrics (best first) and the registry decision."""
-    metrics = outcome["metrics"]
-    order = sorted(metrics, key=lambda method: -outcome["candidates"][method])
-    header = ["method", *TABLE_METRICS]
-    rows = [
-        [
-            method + (" *" if method == outcome["best"] else ""),
-            *(_number(metrics[method].get(name)) for name in TABLE_METRICS),
-        ]
-        for method in order
-    ]
-    widths = [max(len(str(cell)) for cell in column) for column in zip(header, *rows, strict=True)]
-    lines = [
-        "  ".join(cell.ljust(width) for cell, width in zip(line, widths, strict=True))
-        for line in [header, *rows]
-    ]
-    previous = outcome["previous_champion_version"]
-    verdict = f"{outcome['model_name']} v{outcome['version']} ({outcome['best']}) is now '{outcome['alias']}'"
-    if not outcome.get("registered", True):
-        verdict = f"{outcome['model_name']}: {outcome['reason']}"
-    elif previous is None:
-        verdict += "; first champion of this model"
-    else:
-        savings = _number(outcome["previous_champion_savings"])
-        verdict += f"; champion v{previous} scored {savings} on the same holdout"
-    failures = [f"failed: {method}: {error}" for method, error in outcome.get("failed", {}).items()]
-    return "\n".join(
-        [
-            *lines,
-            *failures,
-            "",
-            "* best by holdout savings",
-            verdict,
-            f"MLflow parent run: {outcome['parent_run_id']}",
-            *report_lines(outcome.get("report"), outcome["parent_run_id"]),
-        ]
-    )
 
 
 def run(args: argparse.Namespace) -> int:

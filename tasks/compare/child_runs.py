@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from tasks.report.results import ROUND_PREFIX, metric_columns, results_frame
+from tasks.report.results import ROUND_PREFIX, at_largest_size, metric_columns, results_frame, summarize
 
 __all__ = ["child_run_payload", "folds_table"]
 
@@ -44,7 +44,8 @@ def child_run_payload(results: Sequence[Mapping]) -> dict:
     """MLflow content of one (dataset, method) child run from its cell results.
 
     Metric names are grouped so MLflow's charts view reads by group: ``mean/<metric>`` and ``std/<metric>``
-    over folds at the largest T, ``T<T>/<metric>`` the fold mean at each ensemble size, ``cells/ok`` and
+    over folds at the largest T (from :func:`tasks.report.results.summarize`, as the report shows them; no
+    ``std/`` for a single fold), ``T<T>/<metric>`` the fold mean at each ensemble size, ``cells/ok`` and
     ``cells/failed``, ``mean/fit_seconds``; histories ``by_T/<metric>`` (``staged``, step = T) and
     ``round/<name>`` (``curves``: the boosting trace averaged over folds, step = round). Per-fold values are
     a table (``folds``, :func:`folds_table`), not metrics on the step axis.
@@ -54,8 +55,6 @@ def child_run_payload(results: Sequence[Mapping]) -> dict:
     the epoch: the first cell's start and the last cell's end, ``None`` when the cells did not record them).
     """
     frame = results_frame(results)
-    ok = frame[frame["status"] == "ok"]
-    metrics_names = metric_columns(frame)
     payload = {
         "params": {},
         "metrics": {},
@@ -73,18 +72,21 @@ def child_run_payload(results: Sequence[Mapping]) -> dict:
             payload["params"].pop("negative_cost", None)  # chosen per fold: a column of the folds table
     payload["metrics"]["cells/ok"] = float(len(fitted))
     payload["metrics"]["cells/failed"] = float(sum(r["status"] != "ok" for r in results))
-    if ok.empty:
+    if not fitted:
         return payload
-    sizes = sorted(int(size) for size in ok["n_estimators"].dropna().unique())
-    final = ok if not sizes else ok[ok["n_estimators"] == sizes[-1]]
-    for name in metrics_names:
-        payload["metrics"][f"mean/{name}"] = float(final[name].mean())
-        payload["metrics"][f"std/{name}"] = float(final[name].std(ddof=1)) if len(final) > 1 else 0.0
-        for size in sizes:
-            value = float(ok.loc[ok["n_estimators"] == size, name].mean())
-            payload["metrics"][f"T{size}/{name}"] = value
-            payload["staged"].setdefault(f"by_T/{name}", {})[size] = value
-    payload["metrics"]["mean/fit_seconds"] = float(final["fit_seconds"].astype(float).mean())
+    # the fold means and standard deviations of the report (one fold: no standard deviation, so none logged)
+    summary = summarize(frame, measures=("fit_seconds",))
+    summary = summary[summary["folds"] > 0]
+    final = at_largest_size(summary).iloc[0]
+    sizes = [int(size) for size in summary["n_estimators"].dropna()]
+    for name in metric_columns(frame):
+        payload["metrics"][f"mean/{name}"] = float(final[f"{name}_mean"])
+        if pd.notna(final[f"{name}_std"]):
+            payload["metrics"][f"std/{name}"] = float(final[f"{name}_std"])
+        for size, value in zip(sizes, summary[f"{name}_mean"], strict=True) if sizes else ():
+            payload["metrics"][f"T{size}/{name}"] = float(value)
+            payload["staged"].setdefault(f"by_T/{name}", {})[size] = float(value)
+    payload["metrics"]["mean/fit_seconds"] = float(final["fit_seconds_mean"])
     curves: dict[str, list[list[float]]] = {}
     for result in results:
         for name, values in (result.get("curves") or {}).items():

@@ -23,11 +23,12 @@ from mlflow.utils.mlflow_tags import MLFLOW_MODEL_VERSIONS
 from prefect import get_run_logger, task
 from prefect.cache_policies import NO_CACHE
 
-from algorithms.metrics import savings_score
+from algorithms.metrics import VIEWS, savings_score
 from tasks.fitting.evaluate import predict_labels
 from tasks.model_registry.candidates import CandidateResult
 from tasks.model_registry.holdout import RetrainData
 from tasks.model_registry.logged_models import cslearn_version, load_model_version
+from tasks.report.text import plain_number
 from tasks.tracking.mlflow_runs import git_commit, tracking_client
 
 __all__ = [
@@ -46,9 +47,6 @@ CHAMPION = "champion"
 CHALLENGER = "challenger"
 #: The outcome of a retrain that registered nothing because it would repeat the champion.
 UNCHANGED = "unchanged"
-
-#: Holdout metrics listed in a version's description, in order.
-DESCRIBED_METRICS = ("savings", "cost", "auc", "f1", "tpr", "tnr", "precision", "g_mean", "balanced_accuracy")
 
 #: Guards the process-wide tracking URI while a version is created (see ``_create_version``).
 _GLOBAL_TRACKING_URI = threading.Lock()
@@ -124,12 +122,6 @@ def _repeats_champion(champion, identity: dict[str, str], savings: float, champi
     return same_model and math.isclose(savings, champion_savings, rel_tol=1e-12, abs_tol=1e-12)
 
 
-def _number(value) -> str:
-    if value is None or not math.isfinite(value):
-        return "-"
-    return f"{value:,.4f}" if abs(value) < 1000 else f"{value:,.2f}"
-
-
 def version_description(
     best: CandidateResult,
     data: RetrainData,
@@ -144,13 +136,13 @@ def version_description(
 ) -> str:
     """A version's description (Markdown): holdout metrics, comparison against the champion, provenance."""
     lines = [
-        f"**{best.method}** on `{data.dataset}`: holdout savings **{_number(best.savings)}**,"
+        f"**{best.method}** on `{data.dataset}`: holdout savings **{plain_number(best.savings)}**,"
         f" registered as `{alias}`.",
         "",
         "| holdout metric | value |",
         "|---|---|",
-        *(f"| {name} | {_number(best.metrics.get(name))} |" for name in DESCRIBED_METRICS),
-        f"| fit seconds | {_number(best.fit_seconds)} |",
+        *(f"| {name} | {plain_number(best.metrics.get(name))} |" for name in VIEWS["version"]),
+        f"| fit seconds | {plain_number(best.fit_seconds)} |",
         "",
     ]
     if champion is None:
@@ -165,7 +157,7 @@ def version_description(
         verdict = "beats it: new champion" if alias == CHAMPION else "does not beat it: challenger"
         lines.append(
             f"Against champion v{champion.version} ({champion.tags.get('cslearn.method', '?')}), re-scored on"
-            f" the same holdout: savings {_number(champion_savings)}, difference {difference:+.4f};"
+            f" the same holdout: savings {plain_number(champion_savings)}, difference {difference:+.4f};"
             f" v{version} {verdict}."
         )
     summary = data.summary()

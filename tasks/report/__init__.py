@@ -11,9 +11,6 @@ comparison's summary task is :mod:`tasks.compare.summary`.
 from tasks.report.build import build_report
 from tasks.report.results import (
     CELL_MEASURES,
-    LOWER_IS_BETTER,
-    METRIC_LABELS,
-    METRICS,
     average_over_datasets,
     results_frame,
     summarize,
@@ -36,9 +33,6 @@ from tasks.report.text import (
 
 __all__ = [
     "CELL_MEASURES",
-    "LOWER_IS_BETTER",
-    "METRICS",
-    "METRIC_LABELS",
     "MethodComparison",
     "RunRecord",
     "average_over_datasets",

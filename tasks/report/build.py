@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from algorithms.metrics import VIEWS, computed_metrics, metric_label
 from tasks.report.figures import candidates_figure
 from tasks.report.html import (
     Cell,
@@ -22,7 +23,7 @@ from tasks.report.html import (
     metric_columns,
     render_page,
 )
-from tasks.report.results import CELL_MEASURES, METRICS, summarize
+from tasks.report.results import CELL_MEASURES, summarize
 from tasks.report.sections import (
     FigureCollector,
     by_size_section,
@@ -40,12 +41,8 @@ from tasks.report.sections import (
 from tasks.report.source import RunRecord
 from tasks.report.statistics import compare_methods
 from tasks.report.tables import leaderboard, per_dataset_table, rank_table, table_by_size
-from tasks.report.text import metric_label
 
 __all__ = ["build_report"]
-
-#: Holdout metrics of a retrain's candidates table, in order.
-CANDIDATE_METRICS = ("savings", "cost", "f1", "tpr", "tnr", "auc", "g_mean", "fit_seconds")
 
 
 def _page(record: RunRecord, title: str, facts, sections, *details: str) -> str:
@@ -79,7 +76,9 @@ def _compare_report(record: RunRecord, metric: str, control: str | None, alpha: 
         )
     summary = summarize(results, measures=CELL_MEASURES)
     available = [
-        name for name in METRICS if f"{name}_mean" in summary and summary[f"{name}_mean"].notna().any()
+        name
+        for name in computed_metrics()
+        if f"{name}_mean" in summary and summary[f"{name}_mean"].notna().any()
     ]
     if metric not in available:
         raise ValueError(f"metric {metric!r} has no values in run {record.run_id}; available: {available}")
@@ -133,14 +132,14 @@ def _candidates_frame(record: RunRecord) -> pd.DataFrame:
         row = {
             "method": child.method or child.name,
             "status": child.status,
-            **{name: child.metrics.get(name, np.nan) for name in CANDIDATE_METRICS},
+            **{name: child.metrics.get(name, np.nan) for name in VIEWS["retrain_report"]},
             "registered": "–"
             if version is None
             else f"v{version['version']}"
             + (f" ({', '.join(version['aliases'])})" if version["aliases"] else ""),
         }
         rows.append(row)
-    frame = pd.DataFrame(rows, columns=["method", "status", *CANDIDATE_METRICS, "registered"])
+    frame = pd.DataFrame(rows, columns=["method", "status", *VIEWS["retrain_report"], "registered"])
     return frame.sort_values("savings", ascending=False, na_position="last", kind="stable", ignore_index=True)
 
 
@@ -157,11 +156,11 @@ def _retrain_report(record: RunRecord) -> Report:
             id="leaderboard",
             columns={
                 "method": "candidate",
-                **metric_columns(CANDIDATE_METRICS),
+                **metric_columns(VIEWS["retrain_report"]),
                 "status": "run",
                 "registered": "registered as",
             },
-            measures=CANDIDATE_METRICS,
+            measures=VIEWS["retrain_report"],
             note="Every candidate is fit on the training rows with their example-dependent costs and "
             "scored on the same holdout; the best by savings is registered and becomes champion only if it "
             "beats the current champion re-scored on that holdout.",

@@ -28,10 +28,9 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, PercentFormatter
 from sklearn.metrics import average_precision_score, precision_recall_curve, roc_auc_score, roc_curve
 
-from algorithms.metrics import COST_COLUMNS
+from algorithms.metrics import COST_COLUMNS, metric_label
 from tasks.fitting.split_scores import cost_curve
 from tasks.report.statistics import MethodComparison
-from tasks.report.text import metric_label
 
 __all__ = [
     "FIGURE_STYLE",

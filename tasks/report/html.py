@@ -18,8 +18,7 @@ from pathlib import Path
 import jinja2
 import pandas as pd
 
-from tasks.report.results import LOWER_IS_BETTER
-from tasks.report.text import metric_label
+from algorithms.metrics import METRICS, lower_is_better, metric_label
 
 __all__ = [
     "Cell",
@@ -38,17 +37,16 @@ _COUNTS = frozenset({"position", "wins", "folds", "datasets", "failed", "repeat"
 
 
 def format_value(name: str, value) -> str:
-    """A number as the report shows it: costs with thousands separators, ranks with 2 decimals, rates 3."""
+    """A number as the report shows it: a metric in its format (``algorithms.metrics.METRICS``: costs with
+    thousands separators, rates with 3 decimals), counts as integers, ranks with 2 decimals."""
     if value is None or (isinstance(value, float) and math.isnan(value)) or value is pd.NA:
         return "–"
     if isinstance(value, str):
         return value
     if name in _COUNTS:
         return f"{int(value):,}"
-    if name in ("cost", "tree_nodes"):
-        return f"{value:,.0f}"
-    if name == "fit_seconds":
-        return f"{value:.2f}" if abs(value) < 100 else f"{value:,.0f}"
+    if name in METRICS:
+        return format(value, METRICS[name].format)
     if name in ("mean_rank", "rank"):
         return f"{value:.2f}"
     return f"{value:.3f}"
@@ -153,10 +151,10 @@ def frame_table(
 ) -> HtmlTable:
     """An :class:`HtmlTable` of ``frame``'s ``columns`` (name -> header text).
 
-    ``measures`` are columns whose best values are marked (direction from ``LOWER_IS_BETTER``, ranks lower);
-    a measure ``m`` with a ``m_std`` column in ``frame`` shows ``mean ± std``. ``marks_within`` names a column
-    whose groups are marked separately (e.g. the dataset of each block); ``group_by`` starts a visually
-    separated block whenever that column's value changes and shows it only on the block's first row.
+    ``measures`` are columns whose best values are marked (direction from ``algorithms.metrics``, ranks
+    lower); a measure ``m`` with a ``m_std`` column in ``frame`` shows ``mean ± std``. ``marks_within`` names
+    a column whose groups are marked separately (e.g. the dataset of each block); ``group_by`` starts a
+    visually separated block whenever that column's value changes and shows it only on the block's first row.
     ``marks`` (measure -> marks per row) replaces the computed ones.
     """
     measures = [name for name in measures if name in columns]
@@ -166,7 +164,7 @@ def frame_table(
             [frame] if marks_within is None else [part for _, part in frame.groupby(marks_within, sort=False)]
         )
         for name in measures:
-            lower = name in LOWER_IS_BETTER or name in ("mean_rank", "rank")
+            lower = lower_is_better(name) or name in ("mean_rank", "rank")
             for group in groups:
                 marks[name].loc[group.index] = best_marks(group[name], lower_is_better=lower)
     head = [

@@ -10,18 +10,18 @@ the tests in words (a comparison) or the candidates table (a retrain), and point
 
 from __future__ import annotations
 
-import math
 from dataclasses import asdict, dataclass
 
 import pandas as pd
 from prefect import get_run_logger, task
 from prefect.cache_policies import NO_CACHE
 
+from algorithms.metrics import VIEWS, metric_label
 from tasks.report.build import build_report
 from tasks.report.html import Report
 from tasks.report.source import RunRecord, load_run
 from tasks.report.statistics import compare_methods
-from tasks.report.text import leaderboard_markdown, metric_label
+from tasks.report.text import leaderboard_markdown, plain_number
 from tasks.tracking.mlflow_runs import ParentRun, log_run_files, tracking_client
 from tasks.tracking.mlflow_urls import REPORT_ARTIFACT, mlflow_run_url, report_url
 
@@ -38,9 +38,6 @@ __all__ = [
 
 #: Longest description kept (MLflow shows the ``mlflow.note.content`` tag as the run's description).
 DESCRIPTION_LIMIT = 8000
-
-#: Holdout metrics of a retrain's candidates in its description.
-_CANDIDATE_COLUMNS = ("savings", "cost", "f1", "auc", "fit_seconds")
 
 
 @dataclass(frozen=True)
@@ -83,12 +80,6 @@ def _fit(head: list[str], rows: list[str], tail: list[str], limit: int) -> str:
     return text[:limit]
 
 
-def _number(value) -> str:
-    if value is None or (isinstance(value, float) and not math.isfinite(value)):
-        return "–"
-    return f"{value:.4f}" if abs(value) < 1000 else f"{value:,.0f}"
-
-
 def run_description(
     record: RunRecord, report: Report, *, metric: str = "opm", limit: int = DESCRIPTION_LIMIT
 ):
@@ -99,7 +90,7 @@ def run_description(
     tail = ["", f"Full report with every table and figure: artifact `{REPORT_ARTIFACT}` of this run."]
     if record.purpose == "retrain":
         candidates: pd.DataFrame = report.tables["candidates"]
-        shown = [name for name in _CANDIDATE_COLUMNS if name in candidates]
+        shown = [name for name in VIEWS["retrain_description"] if name in candidates]
         header = ["#", "candidate", *(metric_label(name) for name in shown), "registered"]
         rows = [
             "| "
@@ -107,7 +98,7 @@ def run_description(
                 [
                     str(position),
                     str(row["method"]),
-                    *(_number(row[name]) for name in shown),
+                    *(plain_number(row[name]) for name in shown),
                     row["registered"],
                 ]
             )

@@ -2,8 +2,10 @@
 averages.
 
 Follows the AdaCC paper's reporting (Section 5.3): mean ± std over folds per dataset, averaged over datasets
-(Table 6). Besides the metrics of spec Section 8 every cell carries its fit time and, for trees, the number of
-nodes (CSDT paper, Table 8), summarised the same way.
+(Table 6). Besides the metrics of ``algorithms.metrics.METRICS`` every cell carries its fit time and, for
+trees, the number of nodes (CSDT paper, Table 8), summarised the same way. :func:`summarize` is the one place
+where fold means and standard deviations are computed: the report, the parent run's tables and the child runs
+read them from it.
 """
 
 from __future__ import annotations
@@ -12,11 +14,10 @@ from collections.abc import Iterable, Mapping, Sequence
 
 import pandas as pd
 
+from algorithms.metrics import METRICS, computed_metrics
+
 __all__ = [
     "CELL_MEASURES",
-    "LOWER_IS_BETTER",
-    "METRICS",
-    "METRIC_LABELS",
     "at_largest_size",
     "average_over_datasets",
     "ROUND_PREFIX",
@@ -25,46 +26,11 @@ __all__ = [
     "summary_records",
 ]
 
-#: Metric columns in report order (spec Section 8); ``cost`` and ``savings`` exist on business datasets only.
-METRICS = (
-    "opm",
-    "auc",
-    "balanced_accuracy",
-    "g_mean",
-    "f1",
-    "tpr",
-    "tnr",
-    "precision",
-    "accuracy",
-    "cost",
-    "savings",
-)
-
-#: Per-cell measures summarised like the metrics: fit time in seconds and the fitted tree's node count.
-CELL_MEASURES = ("fit_seconds", "tree_nodes")
-
-#: How tables, figures and sentences name each metric and measure.
-METRIC_LABELS = {
-    "opm": "OPM",
-    "auc": "AUC",
-    "balanced_accuracy": "balanced accuracy",
-    "g_mean": "G-mean",
-    "f1": "F1",
-    "tpr": "TPR (recall)",
-    "tnr": "TNR (specificity)",
-    "precision": "precision",
-    "accuracy": "accuracy",
-    "cost": "total cost",
-    "savings": "savings",
-    "fit_seconds": "fit time (s)",
-    "tree_nodes": "tree size (nodes)",
-}
+#: Measures of a fit that cells record beside the metrics (fit time, a tree's size), summarised like them.
+CELL_MEASURES = tuple(name for name, metric in METRICS.items() if metric.function is None)
 
 #: Prefix of a child run's per-round boosting traces (metric histories, step = round).
 ROUND_PREFIX = "round/"
-
-#: Metrics and measures where smaller is better.
-LOWER_IS_BETTER = frozenset({"cost", "fit_seconds", "tree_nodes"})
 
 _ID_COLUMNS = ["dataset", "method", "repeat", "fold", "n_estimators"]
 
@@ -98,7 +64,7 @@ def results_frame(results: Iterable[Mapping]) -> pd.DataFrame:
     frame["n_estimators"] = frame["n_estimators"].astype("Int64")
     for measure in CELL_MEASURES:
         frame[measure] = pd.to_numeric(frame[measure], errors="coerce").astype(float)
-    metric_columns = [name for name in METRICS if name in frame.columns]
+    metric_columns = [name for name in computed_metrics() if name in frame.columns]
     others = [name for name in frame.columns if name not in _ID_COLUMNS and name not in metric_columns]
     return frame[[*_ID_COLUMNS, *others, *metric_columns]].sort_values(
         _ID_COLUMNS, kind="stable", ignore_index=True
@@ -106,7 +72,7 @@ def results_frame(results: Iterable[Mapping]) -> pd.DataFrame:
 
 
 def metric_columns(frame: pd.DataFrame) -> list[str]:
-    return [name for name in METRICS if name in frame.columns]
+    return [name for name in computed_metrics() if name in frame.columns]
 
 
 def _summarized_columns(frame: pd.DataFrame, measures: Sequence[str]) -> list[str]:

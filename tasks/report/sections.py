@@ -14,6 +14,7 @@ from collections.abc import Callable
 
 import pandas as pd
 
+from algorithms.metrics import VIEWS, metric_label
 from tasks.report.figures import (
     IN_TRAINING_PANELS,
     WEIGHT_PANELS,
@@ -39,16 +40,12 @@ from tasks.report.html import (
 from tasks.report.source import RunRecord
 from tasks.report.statistics import MethodComparison
 from tasks.report.tables import (
-    COST_TABLE_MEASURES,
-    LEADERBOARD_METRICS,
-    PER_DATASET_METRICS,
-    SIZE_TABLE_METRICS,
     cost_table,
     per_dataset_table,
     rank_table,
     table_by_size,
 )
-from tasks.report.text import describe_comparison, metric_label
+from tasks.report.text import describe_comparison
 
 __all__ = [
     "FigureCollector",
@@ -123,7 +120,7 @@ def provenance_section(record: RunRecord) -> Section:
 
 
 def leaderboard_section(board: pd.DataFrame, comparison: MethodComparison, n_datasets: int) -> Section:
-    shown = [name for name in LEADERBOARD_METRICS if name in board]
+    shown = [name for name in VIEWS["leaderboard"] if name in board]
     frame = board.copy()
     frame.insert(0, "position", range(1, len(frame) + 1))
     table = frame_table(
@@ -264,7 +261,7 @@ def _size_marks(table6: pd.DataFrame, shown: list[str]) -> dict[str, pd.Series]:
 
 def by_size_section(summary: pd.DataFrame) -> Section:
     table6 = table_by_size(summary)
-    shown = [name for name in SIZE_TABLE_METRICS if name in table6]
+    shown = [name for name in VIEWS["adacc_sizes"] if name in table6]
     table = frame_table(
         table6,
         id="by-size-table",
@@ -285,7 +282,7 @@ def by_size_section(summary: pd.DataFrame) -> Section:
 
 def per_dataset_section(summary: pd.DataFrame) -> Section:
     table3 = per_dataset_table(summary)
-    shown = [name for name in PER_DATASET_METRICS if f"{name}_mean" in table3]
+    shown = [name for name in VIEWS["wotboost_datasets"] if f"{name}_mean" in table3]
     frame = table3.rename(columns={f"{name}_mean": name for name in shown})
     table = frame_table(
         frame,
@@ -326,7 +323,7 @@ def cost_section(summary: pd.DataFrame, record: RunRecord, figures: FigureCollec
     table = cost_table(summary)
     if table.empty:
         return None
-    measures = [name for name in COST_TABLE_MEASURES if name in table.columns.get_level_values("measure")]
+    measures = [name for name in VIEWS["csdt_costs"] if name in table.columns.get_level_values("measure")]
     datasets = list(dict.fromkeys(table.columns.get_level_values("dataset")))
     head = [
         [Cell("")] + [Cell(dataset, "group", colspan=len(measures)) for dataset in datasets],

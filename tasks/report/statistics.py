@@ -30,7 +30,8 @@ import pandas as pd
 import scikit_posthocs
 from scipy import stats
 
-from tasks.report.results import LOWER_IS_BETTER, at_largest_size
+from algorithms.metrics import VIEWS, lower_is_better
+from tasks.report.results import at_largest_size
 
 __all__ = [
     "CUMULATIVE_PAIRS",
@@ -64,7 +65,7 @@ def score_table(summary: pd.DataFrame, metric: str) -> pd.DataFrame:
 
 
 def _rank_scores(scores: pd.DataFrame, metric: str) -> pd.DataFrame:
-    ascending = metric in LOWER_IS_BETTER
+    ascending = lower_is_better(metric)
     worst = np.inf if ascending else -np.inf
     return scores.fillna(worst).rank(axis=1, ascending=ascending, method="average")
 
@@ -259,7 +260,7 @@ CUMULATIVE_PAIRS = (("adacc1", "adancc1"), ("adacc2", "adancc2"))
 
 def cumulative_table(
     summary: pd.DataFrame,
-    metrics: tuple[str, ...] = ("balanced_accuracy", "g_mean", "tpr", "tnr", "f1", "auc", "opm"),
+    metrics: tuple[str, ...] = VIEWS["adacc_cumulative"],
     pairs: tuple[tuple[str, str], ...] = CUMULATIVE_PAIRS,
 ) -> pd.DataFrame:
     """AdaCC Table 7 with paired evidence: cumulative vs non-cumulative costs, per ensemble size and metric.

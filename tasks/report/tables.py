@@ -17,14 +17,11 @@ from collections.abc import Sequence
 
 import pandas as pd
 
+from algorithms.metrics import VIEWS
 from tasks.report.results import at_largest_size
 from tasks.report.statistics import MethodComparison
 
 __all__ = [
-    "COST_TABLE_MEASURES",
-    "LEADERBOARD_METRICS",
-    "PER_DATASET_METRICS",
-    "SIZE_TABLE_METRICS",
     "cost_table",
     "leaderboard",
     "per_dataset_table",
@@ -32,25 +29,13 @@ __all__ = [
     "table_by_size",
 ]
 
-#: AdaCC Table 6 columns: balanced accuracy, G-mean, TPR, TNR, F1, AUC, OPM (and savings on cost datasets).
-SIZE_TABLE_METRICS = ("balanced_accuracy", "g_mean", "tpr", "tnr", "f1", "auc", "opm", "savings")
-
-#: WOTBoost Table 3 columns.
-PER_DATASET_METRICS = ("g_mean", "auc", "f1", "tpr", "tnr")
-
-#: CSDT Tables 7-8 columns (savings and accuracy as fractions, tree size in nodes, fit time in seconds).
-COST_TABLE_MEASURES = ("savings", "accuracy", "f1", "tree_nodes", "fit_seconds")
-
-#: Columns of the leaderboard after the ranks.
-LEADERBOARD_METRICS = ("opm", "balanced_accuracy", "g_mean", "f1", "auc", "savings", "fit_seconds")
-
 
 def _present(summary: pd.DataFrame, names: Sequence[str]) -> list[str]:
     return [name for name in names if f"{name}_mean" in summary and summary[f"{name}_mean"].notna().any()]
 
 
 def leaderboard(
-    summary: pd.DataFrame, comparison: MethodComparison, metrics: Sequence[str] = LEADERBOARD_METRICS
+    summary: pd.DataFrame, comparison: MethodComparison, metrics: Sequence[str] = VIEWS["leaderboard"]
 ) -> pd.DataFrame:
     """One row per method, best mean rank first: ``mean_rank``, ``wins``, ``datasets``, ``folds``,
     ``failed`` and each metric's mean over datasets of its fold means at the largest T."""
@@ -69,7 +54,7 @@ def leaderboard(
     return board.reset_index()
 
 
-def table_by_size(summary: pd.DataFrame, metrics: Sequence[str] = SIZE_TABLE_METRICS) -> pd.DataFrame:
+def table_by_size(summary: pd.DataFrame, metrics: Sequence[str] = VIEWS["adacc_sizes"]) -> pd.DataFrame:
     """AdaCC Table 6: per (method, T) each metric's mean over datasets (``<metric>``) ``±`` the mean over
     datasets of its standard deviation over folds (``<metric>_std``), methods in alphabetical order."""
     shown = _present(summary, metrics)
@@ -92,7 +77,9 @@ def rank_table(comparison: MethodComparison) -> pd.DataFrame:
     return ranks
 
 
-def per_dataset_table(summary: pd.DataFrame, metrics: Sequence[str] = PER_DATASET_METRICS) -> pd.DataFrame:
+def per_dataset_table(
+    summary: pd.DataFrame, metrics: Sequence[str] = VIEWS["wotboost_datasets"]
+) -> pd.DataFrame:
     """WOTBoost Table 3: per (dataset, method) at the largest T, ``<metric>_mean`` and ``<metric>_std``."""
     final = at_largest_size(summary)
     shown = _present(final, metrics)
@@ -101,7 +88,7 @@ def per_dataset_table(summary: pd.DataFrame, metrics: Sequence[str] = PER_DATASE
     return final[columns].sort_values(["dataset", "method"], kind="stable", ignore_index=True)
 
 
-def cost_table(summary: pd.DataFrame, measures: Sequence[str] = COST_TABLE_MEASURES) -> pd.DataFrame:
+def cost_table(summary: pd.DataFrame, measures: Sequence[str] = VIEWS["csdt_costs"]) -> pd.DataFrame:
     """CSDT Tables 7-8: method rows, (dataset, measure) columns, on the datasets that have savings.
 
     Values are means over the splits at the largest T; empty when no dataset has example-dependent costs.

@@ -3,22 +3,46 @@ words."""
 
 from __future__ import annotations
 
+import math
+
 import pandas as pd
 
-from tasks.report.results import LOWER_IS_BETTER, METRIC_LABELS
+from algorithms.metrics import METRICS, VIEWS, lower_is_better, metric_label
 from tasks.report.statistics import MethodComparison
 
 __all__ = [
+    "candidates_table",
     "describe_comparison",
     "format_leaderboard",
     "leaderboard_markdown",
-    "metric_label",
+    "plain_number",
 ]
 
 
-def metric_label(name: str) -> str:
-    """The readable name of a metric or measure (``balanced_accuracy`` -> ``balanced accuracy``)."""
-    return METRIC_LABELS.get(name, name.replace("_", " "))
+def plain_number(value, missing: str = "–") -> str:
+    """A holdout metric as run descriptions, version descriptions and the command line show it: four decimals,
+    or a whole number with thousands separators from 1,000 on (money); ``missing`` for none or not finite."""
+    if value is None or (isinstance(value, float) and not math.isfinite(value)):
+        return missing
+    return f"{value:.4f}" if abs(value) < 1000 else f"{value:,.0f}"
+
+
+def candidates_table(metrics: dict[str, dict], *, best: str, view: str = "retrain_cli") -> list[str]:
+    """A retrain's candidates as aligned text lines: a header of the metrics of ``VIEWS[view]``, then one line
+    per candidate in the order of ``metrics`` (method -> holdout metrics), the best one starred."""
+    header = ["method", *VIEWS[view]]
+    rows = [
+        [
+            method + (" *" if method == best else ""),
+            *(plain_number(values.get(name), missing="-") for name in VIEWS[view]),
+        ]
+        for method, values in metrics.items()
+    ]
+    widths = [max(len(str(cell)) for cell in column) for column in zip(header, *rows, strict=True)]
+    return [
+        "  ".join(cell.ljust(width) for cell, width in zip(line, widths, strict=True))
+        for line in [header, *rows]
+    ]
 
 
 def format_leaderboard(board: pd.DataFrame) -> str:
@@ -26,7 +50,7 @@ def format_leaderboard(board: pd.DataFrame) -> str:
     ``failed`` column only when some cells failed."""
     if board.empty:
         return "(no results)"
-    measures = [name for name in board.columns if name in METRIC_LABELS]
+    measures = [name for name in board.columns if name in METRICS]
     table = pd.DataFrame({"#": range(1, len(board) + 1), "method": board["method"]})
     table["mean rank"] = board["mean_rank"].map("{:.2f}".format)
     table["wins"] = board["wins"].astype(int)
@@ -40,10 +64,9 @@ def format_leaderboard(board: pd.DataFrame) -> str:
 def leaderboard_markdown(board: pd.DataFrame, comparison: MethodComparison) -> str:
     """The leaderboard as a markdown table (best value of each column in bold), then the tests in words:
     for an MLflow run description or a Prefect markdown artifact."""
-    measures = [name for name in board.columns if name in METRIC_LABELS]
+    measures = [name for name in board.columns if name in METRICS]
     header = ["#", "method", "mean rank", "wins", *(metric_label(name) for name in measures), "failed"]
-    best = {name: board[name].max() for name in measures if name not in LOWER_IS_BETTER}
-    best |= {name: board[name].min() for name in measures if name in LOWER_IS_BETTER}
+    best = {name: board[name].min() if lower_is_better(name) else board[name].max() for name in measures}
     best["mean_rank"] = board["mean_rank"].min()
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     for position, record in enumerate(board.to_dict(orient="records"), start=1):

@@ -32,3 +32,15 @@ def test_child_run_payload_groups_metric_names_and_keeps_folds_in_a_table(cell_r
     failed_only = child_run_payload(cell_results[3:])
     assert failed_only["metrics"] == {"cells/ok": 0.0, "cells/failed": 1.0}
     assert failed_only["times"] is None  # cells stored before they recorded their times
+
+
+def test_one_fold_logs_no_standard_deviation_as_the_report_shows_none(cell_results):
+    """The child run's ``mean/`` and ``std/`` are the report's summary: one fold has no std, in either."""
+    from tasks.report.results import results_frame, summarize
+
+    one_fold = cell_results[:1]
+    payload = child_run_payload(one_fold)
+    summary = summarize(results_frame(one_fold))
+    final = summary[summary["n_estimators"] == 4].iloc[0]
+    assert payload["metrics"]["mean/f1"] == final["f1_mean"] == pytest.approx(0.6)
+    assert np.isnan(final["f1_std"]) and "std/f1" not in payload["metrics"]
