@@ -127,19 +127,9 @@ class CellSpec(BaseModel):
 
     @property
     def key(self) -> str:
-        """sha256 of the canonical JSON of the spec (plus the result format version).
-
-        The default ``training_set="train"`` is left out, so the keys of cells stored before training sets
-        existed stay valid. Under ``tvt`` the key also says that pruned trees are pruned on the validation
-        split (before, they held out part of the training split): ``tvt`` cells stored earlier are computed
-        again, the others keep their keys.
-        """
-        spec = self.model_dump(mode="json")
-        if spec["training_set"] == "train":
-            del spec["training_set"]
-        if spec["protocol"] == "tvt":
-            spec["pruning_set"] = "validation split"
-        payload = json.dumps({"format": CELL_FORMAT_VERSION, **spec}, sort_keys=True)
+        """sha256 of the canonical JSON of the spec and the result format version (a cell of another version
+        never matches)."""
+        payload = json.dumps({"format": CELL_FORMAT_VERSION, **self.model_dump(mode="json")}, sort_keys=True)
         return hashlib.sha256(payload.encode()).hexdigest()
 
     @property

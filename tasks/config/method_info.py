@@ -23,7 +23,7 @@ import numpy as np
 
 from schemas.flow_params import CompareParams
 
-__all__ = ["MethodInfo", "compared_methods", "describe_methods", "method_parameters"]
+__all__ = ["MethodInfo", "compared_methods", "describe_methods"]
 
 #: The four papers, as the docstrings cite them: (name shown to users, pattern), in the order they are tried.
 PAPER_CITATIONS = (
@@ -110,12 +110,6 @@ class MethodInfo:
     def from_dict(cls, record: dict) -> MethodInfo:
         fields = {name: record[name] for name in cls.__dataclass_fields__}
         return cls(**{**fields, "parameters": tuple(fields["parameters"])})
-
-
-def method_parameters() -> dict[str, list[str]]:
-    """Each registered method's constructor parameters (``get_params(deep=False)``), by key."""
-    methods = _registered()
-    return {key: sorted(methods[key]().get_params(deep=False)) for key in methods}
 
 
 def compared_methods(params: CompareParams) -> list[str]:

@@ -341,21 +341,3 @@ def test_tvt_cells_prune_trees_on_the_validation_split(wisconsin, tmp_path):
     predicted = model.predict(features[split.test])
     expected = classification_report_dict(target[split.test], predicted)
     assert result["rows"][0]["tpr"] == pytest.approx(expected["tpr"])
-
-
-def _key_before_training_sets(spec):
-    """The key as cells were stored before training sets and validation pruning existed."""
-    import hashlib
-
-    from tasks.compare.cell_compute import CELL_FORMAT_VERSION
-
-    legacy = {name: value for name, value in spec.model_dump(mode="json").items() if name != "training_set"}
-    payload = json.dumps({"format": CELL_FORMAT_VERSION, **legacy}, sort_keys=True)
-    return hashlib.sha256(payload.encode()).hexdigest()
-
-
-def test_only_tvt_keys_differ_from_those_stored_before_pruning_used_the_validation_split(wisconsin):
-    for protocol, unchanged in (("cv", True), ("holdout", True), ("tvt", False)):
-        params = CompareParams(methods=("dt",), protocol=protocol, repeats=1, folds=3)
-        spec = plan_cells(params, [wisconsin], ["dt"])[0]
-        assert (spec.key == _key_before_training_sets(spec)) is unchanged, protocol

@@ -7,6 +7,7 @@ import re
 
 import pytest
 
+from tasks.cost_models import COST_MODELS
 from tasks.datasets import DATASETS
 from tests.tasks.datasets.spec_table import OFFLINE_COUNTS, ONLINE_ONLY, WHEEL_SHA256
 
@@ -59,7 +60,6 @@ def test_same_source_binarized_differently_has_distinct_names():
 
 
 def test_cost_models_name_registered_cost_models():
-    costs = pytest.importorskip("tasks.cost_models")
     named = {spec.cost_model for spec in DATASETS.values() if spec.cost_model is not None}
     assert named == {"credit-scoring", "credit-pakdd", "direct-marketing", "card-fraud"}
-    assert named <= set(costs.COST_MODELS)
+    assert named <= set(COST_MODELS)
