@@ -130,7 +130,7 @@ def check_dask_address(address: str, tls: dict[str, object]) -> str | None:
         f"the Dask scheduler at {address} is reached without TLS: this process unpickles the results the "
         "cluster sends back, so anyone who can reach that address (or the network between) can run code "
         "here. Use tls://HOST:PORT with --dask-tls-ca-file, --dask-tls-cert and --dask-tls-key, or keep the "
-        "cluster on 127.0.0.1 (README: Running on a Dask cluster)"
+        "cluster on 127.0.0.1 (docs/usage.md: Running on a Dask cluster)"
     )
 
 

@@ -1,5 +1,5 @@
 # Sourced by scripts/run.sh and scripts/reproduce/_common.sh: Prefect, MLflow and Dask local and quiet, as the
-# Makefile sets them (see ../shared/spec/stack.md). Expects PROJECT_DIR.
+# Makefile sets them (see docs/environment.md). Expects PROJECT_DIR.
 export PREFECT_HOME="${PREFECT_HOME:-$PROJECT_DIR/.prefect}"
 export PREFECT_SERVER_ANALYTICS_ENABLED=false
 export PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS="${PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS:-120}"

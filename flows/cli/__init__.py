@@ -9,24 +9,17 @@ that the user has not set, so the command behaves the same in and outside ``make
 from __future__ import annotations
 
 import argparse
-import importlib
 import os
 import sys
 from importlib.metadata import PackageNotFoundError, version
 
+from flows.cli import compare, datasets, figure, methods, report, retrain, runs
 from flows.cli._environment import apply_environment_defaults
 from flows.cli._options import HelpFormatter
 
-#: Modules of this package that add subcommands, in the order ``--help`` lists them.
-SUBCOMMAND_MODULES = (
-    "flows.cli.datasets",
-    "flows.cli.methods",
-    "flows.cli.compare",
-    "flows.cli.retrain",
-    "flows.cli.report",
-    "flows.cli.figure",
-    "flows.cli.runs",
-)
+#: Modules of this package that add subcommands, in the order ``--help`` lists them (each imports nothing
+#: heavy until its command runs).
+SUBCOMMAND_MODULES = (datasets, methods, compare, retrain, report, figure, runs)
 
 DESCRIPTION = """\
 Cost-sensitive and imbalanced classification: datasets, methods, comparisons, retraining and reports.
@@ -62,8 +55,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"cslearn {package_version()}")
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for module_name in SUBCOMMAND_MODULES:
-        importlib.import_module(module_name).register(subparsers)
+    for module in SUBCOMMAND_MODULES:
+        module.register(subparsers)
     return parser
 
 
