@@ -1,4 +1,4 @@
-"""The registry: names, pins, counts and sources agree with the spec; every entry is complete."""
+"""The built-in datasets: names, pins, counts and sources agree with docs/datasets.md; each definition whole."""
 
 from __future__ import annotations
 
