@@ -1,4 +1,4 @@
-"""The built-in datasets: names, pins, counts and sources agree with docs/datasets.md; each definition whole."""
+"""Built-in datasets: names, pins, counts and sources agree with docs/datasets.md; each definition whole."""
 
 from __future__ import annotations
 
