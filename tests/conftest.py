@@ -1,6 +1,6 @@
 """Session-wide test set-up: a quiet, local environment and real Prefect / MLflow servers on 127.0.0.1.
 
-* On import (before any test module imports Prefect or MLflow) the settings of ``../shared/spec/stack.md`` are
+* On import (before any test module imports Prefect or MLflow) the settings of ``docs/environment.md`` are
   exported, ``PREFECT_HOME`` and ``CSLEARN_HOME`` (the default MLflow store and cell store) point at
   throw-away folders, and any ``PREFECT_API_URL`` / ``MLFLOW_TRACKING_URI`` inherited from the shell is
   dropped, so no test talks to a developer's servers or writes into their runs.

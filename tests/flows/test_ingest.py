@@ -14,7 +14,7 @@ from schemas.flow_params import IngestParams
 
 pytestmark = pytest.mark.servers
 
-#: Registry counts (spec datasets.md): WDBC 569 rows / 212 malignant; bank-full with balance > 0.
+#: Defined counts (docs/datasets.md): WDBC 569 rows / 212 malignant; bank-full with balance > 0.
 EXPECTED = {"wisconsin": (569, 212), "direct-marketing": (37931, 4787)}
 
 
