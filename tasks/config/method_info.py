@@ -5,11 +5,11 @@ Flows never import ``algorithms``; they name methods by key, validate the keys t
 
 :func:`describe_methods` derives every method's description from the estimator itself, never from a table
 kept by hand: its family is the ``algorithms`` subpackage that defines it, its paper the first of the four
-papers (``docs/algorithms.md`` section 0) that its class or module docstring cites, and its use of costs is observed: the
-method is fit twice on a small fixed problem with two different cost matrices (a fit that uses them gives
-different scores, or fails for one of them), and its ``predict`` either takes the rows' costs or not (Bayes
-minimum risk decides with them). ``algorithms`` is imported only when a function here needs it, so importing
-this module stays cheap.
+papers (``docs/algorithms.md`` section 0) that its class or module docstring cites, and its use of costs is
+observed: the method is fit twice on a small fixed problem with two different cost matrices (a fit that uses
+them gives different scores, or fails for one of them), and its ``predict`` either takes the rows' costs or
+not (Bayes minimum risk decides with them). ``algorithms`` is imported only when a function here needs it, so
+importing this module stays cheap.
 """
 
 from __future__ import annotations

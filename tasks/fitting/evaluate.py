@@ -72,7 +72,8 @@ def predict_labels(model, features, cost_matrix=None) -> np.ndarray:
 
 
 def evaluate_predictions(target, predicted, scores=None, cost_matrix=None) -> dict[str, float]:
-    """Every metric of ``algorithms.metrics.METRICS`` (``docs/algorithms.md`` section 8) for one set of predictions (positive label 1)."""
+    """Every metric of ``algorithms.metrics.METRICS`` (``docs/algorithms.md`` section 8) for one set of
+    predictions (positive label 1)."""
     return classification_report_dict(target, predicted, scores, cost_matrix, pos_label=1)
 
 

