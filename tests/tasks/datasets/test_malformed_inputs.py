@@ -68,7 +68,7 @@ def test_empty_file_is_reported_by_name(cache_dir):
 def test_count_mismatch_caches_nothing(cache_dir):
     spec = dataclasses.replace(credit_scoring_from_fixture("credit_scoring_small.csv"), expected_rows=9)
     with pytest.raises(
-        ValueError, match="expected 9 rows and 3 positives .registry., got 8 rows and 3 positives"
+        ValueError, match="expected 9 rows and 3 positives .its definition., got 8 rows and 3 positives"
     ):
         ingest_dataset(spec, cache_dir=cache_dir)
     assert cached_dataset_files(cache_dir) == []
