@@ -18,6 +18,7 @@ from typing import NamedTuple
 import numpy as np
 
 from algorithms.boosting import _kernels
+from algorithms.cost.minimum_risk import outcome_regrets
 
 #: Smallest weighted error (or misclassified mass) used in an alpha formula. A weak learner without weighted
 #: errors gets the finite alpha of this error (spec section 1) instead of an infinite one.
@@ -53,10 +54,11 @@ def regrets_from_matrix(y, cost_matrix):
 
     Columns ``[C_FP, C_FN, C_TP, C_TN]``. The regret is what misclassifying the sample costs *more* than
     classifying it right (Elkan 2001: only these differences change a decision), clipped at 0 so a row whose
-    error is no dearer than its correct decision simply has no regret.
+    error is no dearer than its correct decision simply has no regret. The two regrets of a row are
+    :func:`algorithms.cost.minimum_risk.outcome_regrets`, which the minimum-risk decision reads.
     """
-    regrets = np.where(y > 0, cost_matrix[:, 1] - cost_matrix[:, 2], cost_matrix[:, 0] - cost_matrix[:, 3])
-    return np.maximum(regrets.astype(float), 0.0)
+    regret_positive, regret_negative = outcome_regrets(cost_matrix)
+    return np.maximum(np.where(y > 0, regret_positive, regret_negative), 0.0)
 
 
 def class_mean_regrets(y, cost_matrix):
@@ -127,21 +129,6 @@ def derive_fixed_costs(y, positive_cost, negative_cost, cost_matrix=None):
     if cost_matrix is not None:
         return example_costs_from_matrix(y, cost_matrix, positive_cost, negative_cost)
     return costs_by_class(y, positive_cost, negative_cost)
-
-
-def row_decision_thresholds(cost_matrix, positive_cost=1.0, negative_cost=1.0):
-    """Per-row minimum-expected-cost threshold ``t_i = C- r-_i / (C+ r+_i + C- r-_i)`` on ``p(+|x_i)``.
-
-    ``r+ = C_FN - C_TP`` and ``r- = C_FP - C_TN`` (clipped at 0): predicting positive is cheaper in
-    expectation iff ``r+ p > r- (1 - p)`` (Elkan 2001). With ``C+- = 1`` it equals the Bayes minimum risk
-    threshold ``(C_FP - C_TN) / (C_FN - C_TN - C_TP + C_FP)`` (CSDT Section 2.3) for reasonable costs; the
-    class costs ``C+-`` scale their class's regret, as in :func:`example_costs_from_matrix`. A row without
-    any regret gets ``+inf`` (never positive).
-    """
-    regret_positive = positive_cost * np.maximum(cost_matrix[:, 1] - cost_matrix[:, 2], 0.0)
-    regret_negative = negative_cost * np.maximum(cost_matrix[:, 0] - cost_matrix[:, 3], 0.0)
-    total = regret_positive + regret_negative
-    return np.divide(regret_negative, total, out=np.full(total.shape, np.inf), where=total > 0)
 
 
 def uniform_initial_weights(y):

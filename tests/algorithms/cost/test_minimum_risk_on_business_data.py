@@ -54,9 +54,7 @@ def business(request):
     negatives = rng.choice(np.flatnonzero(target == 0), ROWS - positives.size, replace=False)
     rows = np.sort(np.concatenate([positives, negatives]))
     train, test = train_test_split(rows, test_size=0.5, stratify=target[rows], random_state=0)
-    costs = derive_split_costs(
-        request.param, features.iloc[train], target[train], features.iloc[test]
-    )
+    costs = derive_split_costs(request.param, features.iloc[train], target[train], features.iloc[test])
     return (
         features.iloc[train].to_numpy(dtype=float),
         target[train],
@@ -81,9 +79,9 @@ def _clipped_thresholds(costs, positive_cost=1.0, negative_cost=1.0):
 
 def _risk_decision(probability, costs):
     c_fp, c_fn, c_tp, c_tn = costs.T
-    return (c_tp * probability + c_fp * (1 - probability) < c_tn * (1 - probability) + c_fn * probability).astype(
-        int
-    )
+    return (
+        c_tp * probability + c_fp * (1 - probability) < c_tn * (1 - probability) + c_fn * probability
+    ).astype(int)
 
 
 # ------------------------------------------------------------------------------------ Bayes minimum risk
@@ -105,7 +103,9 @@ def test_bayes_minimum_risk_decisions_are_the_reference(business, method):
         reference = CalibratedClassifierCV(estimator, method="isotonic", cv=folds).fit(X_train, y_train)
     probability = reference.predict_proba(X_test)[:, 1]
     np.testing.assert_array_equal(model.predict_proba(X_test)[:, 1], probability)
-    np.testing.assert_array_equal(model.predict(X_test, cost_matrix=costs_test), _risk_decision(probability, costs_test))
+    np.testing.assert_array_equal(
+        model.predict(X_test, cost_matrix=costs_test), _risk_decision(probability, costs_test)
+    )
     class_level = np.broadcast_to(costs_train.mean(axis=0), costs_test.shape)
     np.testing.assert_array_equal(model.predict(X_test), _risk_decision(probability, class_level))
 
@@ -119,7 +119,9 @@ def test_adamec_row_decisions_are_the_reference(business):
         adaboost = AdaBoost(n_estimators=ROUNDS, random_state=SEED).fit(X_train, y_train)
         thresholds = _clipped_thresholds(costs_test, 1.0, negative_cost)
         staged = model.staged_predict(X_test, cost_matrix=costs_test)
-        for stage, (margin_stage, decision) in enumerate(zip(_margins(adaboost, X_test), staged, strict=True)):
+        for stage, (margin_stage, decision) in enumerate(
+            zip(_margins(adaboost, X_test), staged, strict=True)
+        ):
             expected = (expit(2.0 * margin_stage) - thresholds > 0).astype(int)
             np.testing.assert_array_equal(decision, expected, err_msg=f"round {stage + 1}")
         np.testing.assert_array_equal(model.predict(X_test, cost_matrix=costs_test), expected)
