@@ -20,10 +20,12 @@ not to copy that.)
 
 from __future__ import annotations
 
+import copy
 from numbers import Integral, Real
 from typing import ClassVar
 
 import numpy as np
+from sklearn.base import clone
 from sklearn.utils._param_validation import HasMethods, Interval
 
 from algorithms._validation import draw_seed
@@ -31,6 +33,7 @@ from algorithms.boosting._rules import class_mean_regrets
 from algorithms.boosting.adaboost import AdaBoost
 from algorithms.boosting.cgada import CGAda
 from algorithms.cost.bayes_minimum_risk import BayesMinimumRiskClassifier, Calibration
+from algorithms.cost_grid import fit_each_negative_cost
 
 __all__ = ["AdaMECCalibrated", "CGAdaCalibrated"]
 
@@ -120,6 +123,31 @@ class _CalibratedCostBoosting(BayesMinimumRiskClassifier):
         """The ensemble's seed first, then the folds' (the order these methods have always drawn them)."""
         ensemble_seed = draw_seed(random_state)
         return draw_seed(random_state), ensemble_seed
+
+    # ------------------------------------------------------------------------------------------- cost grid
+    def _fit_negative_cost_grid(self, X, y, negative_costs, sample_weight=None, cost_matrix=None):
+        """One model per ``C-`` (:func:`algorithms.cost_grid.fit_negative_cost_grid`).
+
+        When the ensemble does not use costs (AdaMEC-Cal: AdaBoost), ``C-`` changes neither the ensembles,
+        their folds nor the sigmoid, only the decision: the model is fitted and calibrated once, and each
+        candidate is a copy with its own ``negative_cost`` and ``threshold_``. CGAda-Cal's ensembles depend
+        on ``C-`` and scikit-learn's ``CalibratedClassifierCV`` fits their folds: one fit per candidate.
+        """
+        if self._ensemble_uses_costs:
+            return fit_each_negative_cost(self, X, y, negative_costs, sample_weight, cost_matrix)
+        arguments = {} if cost_matrix is None else {"cost_matrix": cost_matrix}
+        try:
+            fitted = (
+                clone(self).set_params(negative_cost=negative_costs[0]).fit(X, y, sample_weight, **arguments)
+            )
+        except ValueError as error:
+            return [error] * len(negative_costs)
+        candidates = []
+        for cost in negative_costs:
+            candidate = copy.deepcopy(fitted).set_params(negative_cost=float(cost))
+            candidate.threshold_ = candidate._class_level_threshold()
+            candidates.append(candidate)
+        return candidates
 
     # -------------------------------------------------------------------------------------------- prediction
     @property

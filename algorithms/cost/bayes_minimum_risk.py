@@ -218,9 +218,7 @@ class BayesMinimumRiskClassifier(MetaEstimatorMixin, ClassifierMixin, BaseEstima
                 f"{calibration.folds} samples of each class; the smaller class has {n_smallest_class}"
             )
         self.class_costs_ = np.asarray(self._class_level_costs(y01, weights, cost_matrix), dtype=float)
-        self.threshold_ = float(
-            bayes_minimum_risk_thresholds(self.class_costs_[None, :], *self._regret_scales())[0]
-        )
+        self.threshold_ = self._class_level_threshold()
 
         seeds_folds = isinstance(calibration.folds, Integral)
         fold_seed, estimator_seed = self._sub_seeds(check_random_state(self.random_state), seeds_folds)
@@ -241,6 +239,10 @@ class BayesMinimumRiskClassifier(MetaEstimatorMixin, ClassifierMixin, BaseEstima
                 **self._estimator_fit_params(cost_matrix),
             )
         return self
+
+    def _class_level_threshold(self):
+        """``t`` of ``class_costs_`` under the regret scales (:meth:`_regret_scales`)."""
+        return float(bayes_minimum_risk_thresholds(self.class_costs_[None, :], *self._regret_scales())[0])
 
     # -------------------------------------------------------------------------------------------- prediction
     def _positive_probability(self, X):
