@@ -13,7 +13,8 @@ import.
 
 from __future__ import annotations
 
-import importlib
+from algorithms._lazy import lazy_exports
+from algorithms._registry import family_methods
 
 #: Public name -> the submodule that defines it.
 _EXPORTS = {
@@ -32,27 +33,19 @@ _EXPORTS = {
 __all__ = ["COST_METHODS", "COST_SAMPLERS", *sorted(_EXPORTS)]
 
 
+_export, __dir__ = lazy_exports(__name__, _EXPORTS, globals())
+
+
 def __getattr__(name: str):
-    """The public names, imported from their submodule on first use; the two registries built from them."""
-    if name == "COST_METHODS":
-        value = {
-            "bmr-lr": __getattr__("BayesMinimumRiskLogisticRegression"),
-            "bmr-rf": __getattr__("BayesMinimumRiskRandomForest"),
-            "bmr-dt": __getattr__("BayesMinimumRiskDecisionTree"),
-        }
-    elif name == "COST_SAMPLERS":
+    """The public names from their submodules on first use, and the two registries built from them."""
+    if name == "COST_METHODS":  # the family's block of algorithms._registry.FAMILY_METHODS
+        value = globals()[name] = family_methods("cost")
+        return value
+    if name == "COST_SAMPLERS":
         #: Cost-proportionate samplers by name (imblearn samplers taking ``cost_matrix`` in ``fit_resample``).
-        value = {
-            "rejection": __getattr__("CostProportionateRejectionSampler"),
-            "over": __getattr__("CostProportionateOverSampler"),
+        value = globals()[name] = {
+            "rejection": _export("CostProportionateRejectionSampler"),
+            "over": _export("CostProportionateOverSampler"),
         }
-    elif name in _EXPORTS:
-        value = getattr(importlib.import_module(f"{__name__}.{_EXPORTS[name]}"), name)
-    else:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    globals()[name] = value
-    return value
-
-
-def __dir__():
-    return sorted(set(globals()) | set(__all__))
+        return value
+    return _export(name)
