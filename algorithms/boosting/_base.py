@@ -18,6 +18,7 @@ quantity                meaning
                         them as columns
 ``cost_factors``        the multiplicative cost factor of one round: ``fixed_costs`` with class costs,
                         ``fixed_costs ** (1/T)`` with a ``cost_matrix`` (``_rules.per_round_cost_factors``)
+``fixed_class_costs``   ``(c(+), c(-))``: the class means of 1-D ``fixed_costs`` (else ``None``), once a fit
 ``cost_mass``           ``class_mass`` times the row weights of a ``cost_matrix`` (``_row_weights``; ones
                         without one): ``D^1`` is multiplied by it, and AdaCC counts samples by it in Eq. 5
 ``weights``             the distribution ``D^t`` the weak learner was trained on (sums to 1)
@@ -229,6 +230,11 @@ class _Ensemble:
                 else fixed_costs
             ),
             "cost_mass": class_mass * row_weights,
+            "fixed_class_costs": (
+                _rules.class_means(fixed_costs, y_signed)
+                if fixed_costs is not None and fixed_costs.ndim == 1
+                else None
+            ),
         }
         weights, _ = _rules.normalise(
             _apply(self.rules.initial_weights, self.fit_quantities) * self.fit_quantities["cost_mass"],

@@ -182,9 +182,12 @@ def unit_costs(y):
     return RoundCosts(np.ones_like(y), 1.0, 1.0)
 
 
-def fixed_round_costs(y, fixed_costs):
-    """The fit's fixed per-sample costs ``C_i`` every round (AdaCC Table 3: CSB, AdaCost, AdaC1-3)."""
-    return RoundCosts(fixed_costs, *class_means(fixed_costs, y))
+def fixed_round_costs(fixed_costs, fixed_class_costs):
+    """The fit's fixed per-sample costs ``C_i`` every round (AdaCC Table 3: CSB, AdaCost, AdaC1-3).
+
+    The trace's class values are ``fixed_class_costs``, the class means of ``C_i`` (computed once per fit).
+    """
+    return RoundCosts(fixed_costs, *fixed_class_costs)
 
 
 # --------------------------------------------------------------------------------------------------- alphas

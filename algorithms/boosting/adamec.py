@@ -6,22 +6,22 @@ import numpy as np
 from scipy.special import expit
 
 from algorithms.boosting._base import FIXED_COST_PARAMETERS_DOC, BoostingRules, FixedCostBoostingClassifier
-from algorithms.boosting._rules import class_means, fixed_round_costs
+from algorithms.boosting._rules import fixed_round_costs
 from algorithms.cost.minimum_risk import minimum_risk_decision
 from algorithms.metrics import check_cost_matrix
 
 __all__ = ["ADAMEC_RULES", "AdaMEC", "cost_weighted_vote"]
 
 
-def cost_weighted_vote(alpha, y, fixed_costs):
+def cost_weighted_vote(alpha, fixed_class_costs):
     """AdaMEC's vote weights ``(c(+) alpha_t, c(-) alpha_t)`` (AdaCC Table 3, Nikolaou and Brown 2015).
 
     With them the ensemble decides ``sign(sum_{y in {+1,-1}} c(y) sum_{t: h_t(x) = y} alpha_t h_t(x))``:
     positive exactly when ``sum_{t: h_t = +1} alpha_t / sum_t alpha_t > c(-) / (c(+) + c(-))``. ``c(+)`` and
-    ``c(-)`` are the class means of the per-sample costs: the class costs, or with a ``cost_matrix`` the
-    class costs derived from the class mean regrets.
+    ``c(-)`` (``fixed_class_costs``) are the class means of the per-sample costs: the class costs, or with a
+    ``cost_matrix`` the class costs derived from the class mean regrets.
     """
-    positive_cost, negative_cost = class_means(fixed_costs, y)
+    positive_cost, negative_cost = fixed_class_costs
     return float(positive_cost * alpha), float(negative_cost * alpha)
 
 

@@ -15,7 +15,12 @@ from sklearn.tree import DecisionTreeClassifier
 from algorithms import METHODS, metrics
 from algorithms.boosting import BOOSTING_METHODS, AdaBoost, AdaCC1, BaseBoostingClassifier, BoostingRules
 from algorithms.boosting._base import FixedCostBoostingClassifier
-from algorithms.boosting._rules import adaboost_alpha, cost_proportional_initial_weights, fixed_round_costs
+from algorithms.boosting._rules import (
+    RoundCosts,
+    adaboost_alpha,
+    cost_proportional_initial_weights,
+    fixed_round_costs,
+)
 from algorithms.boosting.m2 import probability_output
 from algorithms.exceptions import CostMatrixIgnoredWarning
 
@@ -384,7 +389,7 @@ class _TooEarlyRule(BaseBoostingClassifier):
     """Round costs that read the alpha, which the loop computes only after them."""
 
     def _boosting_rules(self):
-        return BoostingRules(round_costs=lambda y, alpha: fixed_round_costs(y, np.full(y.size, alpha)))
+        return BoostingRules(round_costs=lambda y, alpha: RoundCosts(np.full(y.size, alpha), alpha, alpha))
 
 
 @pytest.mark.parametrize(
