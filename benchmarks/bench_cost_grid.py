@@ -28,6 +28,17 @@ ROUNDS, QUICK_ROUNDS = 50, 10
 REPEATS, QUICK_REPEATS = 2, 1
 
 
+SHARED_WORK = (
+    "What the grid shares between its candidates (`algorithms/boosting/_base.py`, `_fitters.py`): the input "
+    "checks and the presort of the features, once; each round's pass over the sorted rows for the candidates "
+    "whose weights fit together in a core's L2 cache (`_stump.CANDIDATE_PASS_BYTES`; one candidate a pass on "
+    "45,000 x 50); the whole search when candidates hold equal weights (AdaMEC); AdaMEC-Cal's training and "
+    "calibration. What it does not share: each candidate's round outside the search (its rules, the weak "
+    "learner's output, the trace), about half of a round or more on these problems, and CGAda-Cal's "
+    "cross-fitted ensembles (fit one candidate at a time)."
+)
+
+
 def fixed_cost_methods() -> list[str]:
     """Every registered method with a ``negative_cost`` parameter (the ones the C- selection fits)."""
     return sorted(key for key, cls in METHODS.items() if "negative_cost" in cls().get_params())
@@ -88,6 +99,8 @@ def main(quick: bool = False) -> None:
         "",
         f"1-minute load average after the run: {load_average():.2f}. Aim (issue 24): the grid of 10 within 3 "
         "single fits.",
+        "",
+        SHARED_WORK,
     ]
     body = "\n".join(lines)
     command = f"python -m benchmarks{' --quick' if quick else ''} cost_grid"
