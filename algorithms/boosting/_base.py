@@ -69,9 +69,8 @@ fit_negative_cost_grid`) boosts one per candidate ``C-`` of a fixed-cost method 
 copied for the grid: the same set-up, round and trace run per ensemble, and each ensemble reads only its own
 estimator, rules, weights and random generator, so each candidate is exactly the model its own ``fit``
 builds. What the ensembles share is what does not depend on ``C-``: the checked inputs, the sorted features
-and each round's pass over them, in which the fitter (:mod:`algorithms.boosting._fitters`) finds every
-ensemble's stump at once (:meth:`~algorithms.boosting._stump.PresortedStumpSearch.fit_many`; ensembles whose
-weights are equal, AdaMEC's, share one search). A weak learner other than the stump, or a round set other
+and, where ensembles hold equal weights (AdaMEC's, whatever their class costs), each round's search
+(:mod:`algorithms.boosting._fitters`). A weak learner other than the stump, or a round set other
 than the fit's rows (M2's synthetic rows, a bootstrap draw), is fitted per ensemble inside the same round.
 """
 

@@ -9,9 +9,12 @@ gets ``K`` fitted learners back, in order. Two strategies:
 - :class:`PresortedStumpFitter`: the fast decision stump on the fit's own ``X``, sorted once per fit
   (:class:`~algorithms.boosting._stump.PresortedStumpSearch`) and shared by the ``K`` ensembles. Sets that
   hold the same weights (AdaMEC's ensembles train alike whatever their class costs) get one search and one
-  learner; the others are searched together in one pass over the sorted rows
-  (:meth:`~algorithms.boosting._stump.PresortedStumpSearch.fit_many`). Each learner is the one a fit of that
-  set alone returns.
+  learner; each other set gets its own search of the shared sorted features. Each learner is the one a fit
+  of that set alone returns.
+
+  One pass over the sorted rows for all ``K`` (each sorted row's ``K`` weights stored together) was built
+  and measured, and it lost: a single candidate's weights sit in a core's L2 cache and its pass is bound by
+  its running sums, while ``K`` candidates' weights leave L2 (``docs/benchmarks.md``, the C- grid).
 """
 
 from __future__ import annotations
@@ -71,7 +74,8 @@ class PresortedStumpFitter:
             if self.search is None:
                 self.search = PresortedStumpSearch(self.X, self.criterion)
             distinct, copies = _distinct_weights([round_sets[index][2] for index in presorted])
-            stumps = self.search.fit_many(round_sets[presorted[0]][1], distinct)
+            y01 = round_sets[presorted[0]][1]
+            stumps = [self.search.fit(y01, weights) for weights in distinct]
             for index, copy_of in zip(presorted, copies, strict=True):
                 learners[index] = stumps[copy_of]
         return learners

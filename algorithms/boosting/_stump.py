@@ -92,12 +92,6 @@ PRUNING_SLACK = 1e-9
 _MIN_THREADED_WORK = 1 << 18
 #: (sample, feature) pairs per block of features that a thread claims in the presort and each round's pass.
 _BLOCK_WORK = 1 << 18
-#: Largest weights (bytes) that one pass of :meth:`PresortedStumpSearch.fit_many` gathers for several
-#: candidates at once. The pass gathers each sorted row's weights of every candidate of the group, which pays
-#: while they stay in a core's L2 cache (512 KiB here): 10 candidates of 2,000 rows took 0.42 of the time of
-#: 10 single passes, of 5,000 rows 0.51, while of 45,000 rows (3.6 MB, out of L2) 3.2 times as long; larger
-#: problems therefore gather fewer candidates per pass, down to one (``docs/benchmarks.md``, cost grid).
-CANDIDATE_PASS_BYTES = 400_000
 
 
 @njit(cache=True, nogil=True)
@@ -286,19 +280,6 @@ def _search_group(arrays, totals, criterion, feature, group, best):
 
 
 @njit(cache=True, nogil=True)
-def _group_bounds(criterion, boundary_sums, totals, group_bounds, first_feature, stop_feature):
-    """``group_bounds[feature, group]``: the bound (:func:`_box_bound`) of every split among the ``GROUP``
-    chunks of ``group``, for features ``first_feature:stop_feature``."""
-    n_chunks = boundary_sums.shape[2] - 1
-    for feature in range(first_feature, stop_feature):
-        for group in range(group_bounds.shape[1]):
-            last = min((group + 1) * GROUP, n_chunks)
-            group_bounds[feature, group] = _box_bound(
-                criterion, boundary_sums, feature, group * GROUP, last, totals
-            )
-
-
-@njit(cache=True, nogil=True)
 def _summarise_features(
     sorted_order, signed_weights, totals, criterion, boundary_sums, group_bounds, first_feature, stop_feature
 ):
@@ -308,56 +289,13 @@ def _summarise_features(
     This is the part of a round that grows with the data; features are independent, so threads share it.
     """
     _boundary_sums(sorted_order, signed_weights, boundary_sums, first_feature, stop_feature)
-    _group_bounds(criterion, boundary_sums, totals, group_bounds, first_feature, stop_feature)
-
-
-@njit(cache=True, nogil=True)
-def _boundary_sums_of_candidates(sorted_order, weights_by_row, boundary_sums, first_feature, stop_feature):
-    """:func:`_boundary_sums` of ``K`` weight vectors in one pass over the sorted rows.
-
-    ``weights_by_row[row, k]`` is candidate ``k``'s signed weight of ``row``: the ``K`` weights of a row lie
-    together, so one gather of the sorted row serves every candidate. ``boundary_sums[k]`` receives candidate
-    ``k``'s sums, each class sum accumulated row by row in sorted order exactly as :func:`_boundary_sums`
-    does for that candidate alone (the same additions in the same order, hence the same values).
-    """
-    n_samples = sorted_order.shape[0]
-    n_candidates = weights_by_row.shape[1]
-    n_chunks = boundary_sums.shape[3] - 1
-    negative = np.zeros(n_candidates)
-    positive = np.zeros(n_candidates)
+    n_chunks = boundary_sums.shape[2] - 1
     for feature in range(first_feature, stop_feature):
-        negative[:] = 0.0
-        positive[:] = 0.0
-        for chunk in range(n_chunks + 1):
-            for k in range(n_candidates):
-                boundary_sums[k, 0, feature, chunk] = negative[k]
-                boundary_sums[k, 1, feature, chunk] = positive[k]
-            for position in range(chunk * CHUNK, min((chunk + 1) * CHUNK, n_samples)):
-                row = weights_by_row[sorted_order[position, feature]]
-                for k in range(n_candidates):
-                    positive[k] += max(row[k], 0.0)
-                    negative[k] += max(-row[k], 0.0)
-
-
-@njit(cache=True, nogil=True)
-def _summarise_candidates(
-    sorted_order, weights_by_row, totals, criterion, boundary_sums, group_bounds, first_feature, stop_feature
-):
-    """:func:`_summarise_features` for ``K`` candidates: one pass for the boundary sums, then the bounds.
-
-    ``totals[k]`` are candidate ``k``'s class totals, ``boundary_sums[k]`` and ``group_bounds[k]`` its sums
-    and bounds.
-    """
-    _boundary_sums_of_candidates(sorted_order, weights_by_row, boundary_sums, first_feature, stop_feature)
-    for k in range(weights_by_row.shape[1]):
-        _group_bounds(
-            criterion,
-            boundary_sums[k],
-            (totals[k, 0], totals[k, 1]),
-            group_bounds[k],
-            first_feature,
-            stop_feature,
-        )
+        for group in range(group_bounds.shape[1]):
+            last = min((group + 1) * GROUP, n_chunks)
+            group_bounds[feature, group] = _box_bound(
+                criterion, boundary_sums, feature, group * GROUP, last, totals
+            )
 
 
 @njit(cache=True, nogil=True)
@@ -630,31 +568,6 @@ class PresortedStumpSearch:
             *self._blocks[block],
         )
 
-    def _signed(self, y01, weights, signed_weights):
-        """Check one candidate's labels and weights; fill ``signed_weights``; return the class totals."""
-        n_samples = self.X.shape[0]
-        weights = np.ascontiguousarray(weights, dtype=np.float64)
-        if y01.shape != (n_samples,) or weights.shape != (n_samples,):
-            raise ValueError(
-                f"y01 and weights must have shape ({n_samples},) like X's rows; "
-                f"got y01 {y01.shape} and weights {weights.shape}"
-            )
-        valid, n_neg, n_pos = _signed_weights(y01, weights, signed_weights, self._weights_by_class)
-        if not valid:
-            _check_labels01(y01)
-        total_neg = self._weights_by_class[0, :n_neg].sum()
-        total_pos = self._weights_by_class[1, :n_pos].sum()
-        if not valid or not total_neg + total_pos > 0.0:
-            _check_non_negative_weights(weights, "weights")
-        return total_neg, total_pos
-
-    @staticmethod
-    def _labels(y01):
-        y01 = np.asarray(y01)
-        if y01.dtype != np.int64:
-            _check_labels01(y01)  # before the cast, which would turn 0.5 into 0
-        return np.ascontiguousarray(y01, dtype=np.int64)  # the one layout the cached kernels are compiled for
-
     def fit(self, y01, weights):
         """Fit the best stump for labels ``y01`` under sample weights ``weights``.
 
@@ -672,102 +585,37 @@ class PresortedStumpSearch:
             positively weighted samples, or only one class carries weight) the stump is constant: both rows
             of ``value_`` hold the overall class fractions, ``feature_ = 0`` and ``threshold_ = inf``.
         """
-        y01 = self._labels(y01)
-        totals = self._signed(y01, weights, self._signed_weights)
-        split = (
-            -1,
-            -1,
-            -1,
-        )  # one class carrying all the weight: a pure root, which scikit-learn keeps as a leaf
-        if totals[0] > 0.0 and totals[1] > 0.0:
+        n_samples, n_features = self.X.shape
+        y01 = np.asarray(y01)
+        weights = np.ascontiguousarray(weights, dtype=np.float64)
+        if y01.shape != (n_samples,) or weights.shape != (n_samples,):
+            raise ValueError(
+                f"y01 and weights must have shape ({n_samples},) like X's rows; "
+                f"got y01 {y01.shape} and weights {weights.shape}"
+            )
+        if y01.dtype != np.int64:
+            _check_labels01(y01)  # before the cast, which would turn 0.5 into 0
+        y01 = np.ascontiguousarray(y01, dtype=np.int64)  # the one layout the cached kernels are compiled for
+        valid, n_neg, n_pos = _signed_weights(y01, weights, self._signed_weights, self._weights_by_class)
+        if not valid:
+            _check_labels01(y01)
+        total_neg = self._weights_by_class[0, :n_neg].sum()
+        total_pos = self._weights_by_class[1, :n_pos].sum()
+        if not valid or not total_neg + total_pos > 0.0:
+            _check_non_negative_weights(weights, "weights")
+        feature = -1  # one class carrying all the weight is a pure root: scikit-learn keeps it as a leaf
+        if total_neg > 0.0 and total_pos > 0.0:
+            totals = (total_neg, total_pos)
             summarise = partial(self._summarise_block, totals=totals)
             _run_blocks(summarise, len(self._blocks), _helper_count(self.n_threads))
             arrays = (self.sorted_order, self.rises, self._signed_weights, self._boundary_sums)
-            split = _best_split(arrays, self._group_bounds, totals, self._criterion_code)
-        return self._stump(split, self._signed_weights, totals)
-
-    def fit_many(self, y01, weights):
-        """Fit one stump per row of ``weights``, sharing one pass over the sorted rows between them.
-
-        Each stump is the one :meth:`fit` returns for that row of weights (the same sums, in the same order,
-        hence the same split and leaf values): the pass gathers the candidates' weights of each sorted row
-        together (:func:`_boundary_sums_of_candidates`), then each candidate's bounds and exact search run on
-        its own sums. This serves the cost grid, which boosts several class costs at once
-        (:func:`algorithms.boosting._base.fit_negative_cost_grid`).
-
-        Parameters
-        ----------
-        y01 : ndarray of int, shape (n_samples,)
-            Labels coded 0 / 1, shared by every candidate.
-        weights : sequence of K ndarrays of float, shape (n_samples,)
-
-        Returns
-        -------
-        list of K DecisionStump
-        """
-        if len(weights) == 1:
-            return [self.fit(y01, weights[0])]
-        y01 = self._labels(y01)
-        n_samples = self.X.shape[0]
-        signed = np.empty((len(weights), n_samples))
-        totals = np.array([self._signed(y01, row, signed[k]) for k, row in enumerate(weights)])
-        splits = [(-1, -1, -1)] * len(weights)
-        searched = np.flatnonzero((totals[:, 0] > 0.0) & (totals[:, 1] > 0.0))
-        group_size = max(CANDIDATE_PASS_BYTES // (8 * n_samples), 1)
-        for start in range(0, searched.size, group_size):
-            group = searched[start : start + group_size]
-            for k, split in zip(
-                group, self._search_group_of_candidates(signed[group], totals[group]), strict=True
-            ):
-                splits[k] = split
-        return [self._stump(splits[k], signed[k], tuple(totals[k])) for k in range(len(weights))]
-
-    def _search_group_of_candidates(self, signed, totals):
-        """The best split of each row of ``signed`` (candidates with both classes weighted), one pass for all.
-
-        A single candidate takes :meth:`fit`'s own pass (two features per loop).
-        """
-        if signed.shape[0] == 1:
-            self._signed_weights[:] = signed[0]
-            candidate_totals = (totals[0, 0], totals[0, 1])
-            summarise = partial(self._summarise_block, totals=candidate_totals)
-            _run_blocks(summarise, len(self._blocks), _helper_count(self.n_threads))
-            arrays = (self.sorted_order, self.rises, self._signed_weights, self._boundary_sums)
-            return [_best_split(arrays, self._group_bounds, candidate_totals, self._criterion_code)]
-        weights_by_row = np.ascontiguousarray(signed.T)
-        totals = np.ascontiguousarray(totals)
-        boundary_sums = np.empty((signed.shape[0], *self._boundary_sums.shape))
-        group_bounds = np.empty((signed.shape[0], *self._group_bounds.shape))
-
-        def summarise(block):
-            _summarise_candidates(
-                self.sorted_order,
-                weights_by_row,
-                totals,
-                self._criterion_code,
-                boundary_sums,
-                group_bounds,
-                *self._blocks[block],
+            feature, last_left, first_right = _best_split(
+                arrays, self._group_bounds, totals, self._criterion_code
             )
 
-        _run_blocks(summarise, len(self._blocks), _helper_count(self.n_threads))
-        return [
-            _best_split(
-                (self.sorted_order, self.rises, signed[k], boundary_sums[k]),
-                group_bounds[k],
-                (totals[k, 0], totals[k, 1]),
-                self._criterion_code,
-            )
-            for k in range(signed.shape[0])
-        ]
-
-    def _stump(self, split, signed_weights, totals):
-        """The fitted :class:`DecisionStump` of a split ``(feature, last_left, first_right)``."""
-        feature, last_left, first_right = split
-        total_neg, total_pos = totals
         stump = DecisionStump(criterion=self.criterion)
         stump.classes_ = np.array([0, 1])
-        stump.n_features_in_ = self.X.shape[1]
+        stump.n_features_in_ = n_features
         if feature < 0:
             root = np.array([total_neg, total_pos]) / (total_neg + total_pos)
             stump.feature_, stump.threshold_ = 0, np.inf
@@ -778,7 +626,9 @@ class PresortedStumpSearch:
         threshold = below / 2.0 + above / 2.0  # halves: no overflow (scikit-learn's form)
         if threshold >= above:  # rounding reached the upper value: keep ``above`` on the right
             threshold = below
-        leaf_sums = _leaf_sums(self.sorted_order, signed_weights, feature, first_right, self._goes_right)
+        leaf_sums = _leaf_sums(
+            self.sorted_order, self._signed_weights, feature, first_right, self._goes_right
+        )
         stump.feature_ = int(feature)
         stump.threshold_ = threshold
         stump.value_ = leaf_sums / leaf_sums.sum(axis=1, keepdims=True)
@@ -890,8 +740,8 @@ class DecisionStump(ClassifierMixin, BaseEstimator):
 
         The boosting loop and its predictions evaluate the stumps of an ensemble on an ``X`` they checked
         once, inside scikit-learn's ``assume_finite``: such an array (a float64 or float32 ndarray of the
-        right width, for a stump fitted without feature names) is used as it is. scikit-learn's validation
-        would return it unchanged, at most of the cost of a round on small data.
+        right width, for a stump fitted without feature names) is used as it is: scikit-learn's validation
+        would return it unchanged, and on small data it cost more than the stump's own work.
         """
         if (
             type(X) is np.ndarray
