@@ -32,6 +32,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import HasMethods
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
+from algorithms._registry import family_methods
 from algorithms._validation import check_binary_target, check_feature_magnitude, draw_seed
 from algorithms.metrics import check_cost_matrix
 
@@ -329,10 +330,4 @@ class RUSBoost(RUSBoostClassifier):
 
 
 #: Registry of the data-level baselines (joined into ``algorithms.METHODS`` by the package).
-BASELINE_METHODS: dict[str, type] = {
-    "smote-dt": SMOTEDecisionTree,
-    "adasyn-dt": ADASYNDecisionTree,
-    "ros-dt": RandomOverSamplingDecisionTree,
-    "rus-dt": RandomUnderSamplingDecisionTree,
-    "rusboost": RUSBoost,
-}
+BASELINE_METHODS = family_methods("baselines")

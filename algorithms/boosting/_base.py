@@ -4,7 +4,9 @@
 that binds rules through a :class:`BoostingRules` record (per-round maths) and a few narrow hook methods
 (per-fit setup). A rule is a pure function, mostly from :mod:`algorithms.boosting._rules` or the variant's
 own module, whose parameter names say which quantities of the round it reads; the loop collects the round's
-quantities once and calls each rule with the ones it names:
+quantities once and calls each rule with the ones it names. A parameter that names no quantity known at that
+point of the round raises a ``TypeError`` naming the rule, the parameter and the known quantities (parameters
+bound with ``functools.partial`` are the rule's own):
 
 ======================  ==================================================================================
 quantity                meaning
@@ -16,6 +18,7 @@ quantity                meaning
                         them as columns
 ``cost_factors``        the multiplicative cost factor of one round: ``fixed_costs`` with class costs,
                         ``fixed_costs ** (1/T)`` with a ``cost_matrix`` (``_rules.per_round_cost_factors``)
+``fixed_class_costs``   ``(c(+), c(-))``: the class means of 1-D ``fixed_costs`` (else ``None``), once a fit
 ``cost_mass``           ``class_mass`` times the row weights of a ``cost_matrix`` (``_row_weights``; ones
                         without one): ``D^1`` is multiplied by it, and AdaCC counts samples by it in Eq. 5
 ``weights``             the distribution ``D^t`` the weak learner was trained on (sums to 1)
@@ -48,15 +51,37 @@ rule / hook                         default (discrete AdaBoost, AdaCC paper Eq. 
                                     :class:`~algorithms.exceptions.CostMatrixIgnoredWarning` is raised once
 ``_default_estimator``              ``None``: the fast presorted decision stump
 ==================================  =========================================================================
+
+How ``fit`` runs, in three parts
+--------------------------------
+- **Set-up** (:meth:`BaseBoostingClassifier._fit_data`, then :class:`_Ensemble`): the inputs are checked and
+  the labels coded once per fit, the weak-learner fitter is chosen (the presorted stump sorts ``X`` once);
+  each ensemble then derives its fit's quantities (``fixed_costs``, ``cost_mass``, ...), ``D^1``, its random
+  generator and its round-set builder from its own estimator's hooks.
+- **The round** (:func:`_boost`, :meth:`_Ensemble.boost`): every round draws each ensemble's sub-seed and
+  training set, fits the weak learners, and applies each ensemble's rules to its learner.
+- **The trace** (:meth:`_Ensemble.record`, :meth:`_Ensemble.finish`): every kept round appends to the trace
+  (:data:`TRACE_KEYS`); at the end the kept learners, votes and trace become the fitted attributes.
+
+One loop for one ensemble or many. The loop boosts a list of ensembles: ``fit`` boosts one; the cost grid
+(:meth:`BaseBoostingClassifier._fit_negative_cost_grid`, behind :func:`algorithms.cost_grid.\
+fit_negative_cost_grid`) boosts one per candidate ``C-`` of a fixed-cost method in the same rounds. Nothing is
+copied for the grid: the same set-up, round and trace run per ensemble, and each ensemble reads only its own
+estimator, rules, weights and random generator, so each candidate is exactly the model its own ``fit``
+builds. What the ensembles share is what does not depend on ``C-``: the checked inputs, the sorted features
+and, where ensembles hold equal weights (AdaMEC's, whatever their class costs), each round's search
+(:mod:`algorithms.boosting._fitters`). A weak learner other than the stump, or a round set other
+than the fit's rows (M2's synthetic rows, a bootstrap draw), is fitted per ensemble inside the same round.
 """
 
 from __future__ import annotations
 
+import copy
 import inspect
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, partial
 from numbers import Integral, Real
 from typing import ClassVar
 
@@ -75,11 +100,15 @@ from algorithms._validation import (
     encode_binary_target,
 )
 from algorithms.boosting import _kernels, _rules
-from algorithms.boosting._stump import DecisionStump, PresortedStumpSearch
+from algorithms.boosting._fitters import ClonedEstimatorFitter, PresortedStumpFitter
+from algorithms.boosting._stump import DecisionStump
 from algorithms.exceptions import CostMatrixIgnoredWarning
 from algorithms.metrics import check_cost_matrix
 
 __all__ = ["BaseBoostingClassifier", "BoostingRules", "FixedCostBoostingClassifier"]
+
+#: Fitted attributes set by the shared set-up (:meth:`BaseBoostingClassifier._fit_data`).
+_DATA_ATTRIBUTES = ("n_features_in_", "feature_names_in_", "classes_", "pos_label_")
 
 TRACE_KEYS = (
     "alpha",
@@ -97,7 +126,7 @@ class BoostingRules:
     """The per-round rules a boosting variant binds; the defaults are discrete AdaBoost (AdaCC Eq. 1-4).
 
     Every rule but ``weak_output`` is a pure function of the quantities its parameters name (the table in
-    the module docstring); a parameter that names no quantity keeps its default.
+    the module docstring); a parameter that names no quantity raises a ``TypeError``.
 
     Attributes
     ----------
@@ -132,49 +161,250 @@ class BoostingRules:
 
 @cache
 def _parameter_names(rule) -> tuple[str, ...]:
-    return tuple(inspect.signature(rule).parameters)
+    """The parameters of a rule that the loop must fill: all but those ``functools.partial`` bound."""
+    bound = rule.keywords if isinstance(rule, partial) else {}
+    return tuple(name for name in inspect.signature(rule).parameters if name not in bound)
+
+
+def _rule_name(rule) -> str:
+    function = rule.func if isinstance(rule, partial) else rule
+    return f"{getattr(function, '__module__', '?')}.{getattr(function, '__qualname__', repr(function))}"
 
 
 def _apply(rule, quantities):
-    """Call ``rule`` with the quantities its parameters name (a parameter naming none keeps its default)."""
+    """Call ``rule`` with the quantities its parameters name.
+
+    Raises
+    ------
+    TypeError
+        When a parameter names no quantity known at this point of the round (a typo in a variant's rule, or a
+        quantity that only a later rule produces), naming the rule, the parameter and the known quantities.
+    """
     names = _parameter_names(rule)
-    return rule(**{name: quantities[name] for name in names if name in quantities})
+    missing = [name for name in names if name not in quantities]
+    if missing:
+        raise TypeError(
+            f"boosting rule {_rule_name(rule)} has parameter(s) {missing} that name no quantity of the round "
+            f"at this point; known quantities: {sorted(quantities)} (the table in algorithms.boosting._base)"
+        )
+    return rule(**{name: quantities[name] for name in names})
 
 
-class _ClonedEstimatorFitter:
-    """Fits a fresh clone of a scikit-learn classifier each round, seeded with the round's sub-seed."""
+@dataclass(frozen=True)
+class _FitData:
+    """What the ensembles of one ``fit`` (or one cost grid) share: checked data, the weak-learner fitter."""
 
-    def __init__(self, template):
-        self.template = template
-        self.seedable = "random_state" in template.get_params(deep=False)
-
-    def __call__(self, X, y01, weights, seed):
-        learner = clone(self.template)
-        if self.seedable:
-            learner.set_params(random_state=seed)
-        return learner.fit(X, y01, sample_weight=weights)
+    X: np.ndarray
+    y01: np.ndarray
+    y_signed: np.ndarray
+    class_mass: np.ndarray
+    cost_matrix: np.ndarray | None
+    fit_weak_learners: Callable
 
 
-class _PresortedStumpFitter:
-    """Fits the fast decision stump on the fit's samples, sorted once (:class:`PresortedStumpSearch`).
+class _Ensemble:
+    """One ensemble being boosted: its set-up (the fit's quantities, ``D^1``), its round, and its trace.
 
-    A round whose training set is the fit's own ``X`` (the same array object; labels and weights may differ)
-    uses the presorted search, sorted lazily on first use; any other round set (synthetic samples, a bootstrap
-    draw) falls back to fitting a fresh :class:`DecisionStump`.
+    ``fit`` boosts one; a cost grid boosts one per candidate together (:func:`_boost`). Every number an
+    ensemble computes depends only on its own estimator's rules and parameters and on the shared data, so an
+    ensemble boosted among others is the one its estimator's own ``fit`` builds.
     """
 
-    def __init__(self, X, criterion):
-        self.X = X
-        self.criterion = criterion
-        self.search = None
-        self.fallback = _ClonedEstimatorFitter(DecisionStump(criterion=criterion))
+    def __init__(self, estimator, data: _FitData):
+        self.estimator = estimator
+        self.data = data
+        self.rules = estimator._boosting_rules()
+        y_signed, class_mass, cost_matrix = data.y_signed, data.class_mass, data.cost_matrix
+        fixed_costs = estimator._fixed_costs(y_signed, cost_matrix)
+        row_weights = estimator._row_weights(y_signed, cost_matrix)
+        row_weights = np.ones_like(class_mass) if row_weights is None else row_weights
+        compounding = cost_matrix is not None and fixed_costs is not None and fixed_costs.ndim == 1
+        self.fit_quantities = {
+            "y": y_signed,
+            "class_mass": class_mass,
+            "fixed_costs": fixed_costs,
+            "cost_factors": (
+                _rules.per_round_cost_factors(fixed_costs, estimator.n_estimators)
+                if compounding
+                else fixed_costs
+            ),
+            "cost_mass": class_mass * row_weights,
+            "fixed_class_costs": (
+                _rules.class_means(fixed_costs, y_signed)
+                if fixed_costs is not None and fixed_costs.ndim == 1
+                else None
+            ),
+        }
+        weights, _ = _rules.normalise(
+            _apply(self.rules.initial_weights, self.fit_quantities) * self.fit_quantities["cost_mass"],
+            y_signed,
+        )
+        if weights is None:
+            raise ValueError("the initial weights (initial distribution times sample_weight) sum to zero")
+        self.weights = weights
+        self.random_state = check_random_state(estimator.random_state)
+        self.round_training_set = estimator._round_training_set_builder(data.X, data.y01)
+        self.cumulative_votes = np.zeros(data.X.shape[0])
+        self.vote_scale = 0.0
+        self.learners, self.vote_weights = [], []
+        self.trace = {key: [] for key in TRACE_KEYS}
+        self.stop_reason = "n_estimators"
+        self.final_distribution = weights
+        self.last_weighted_error = self.last_alpha = np.nan
 
-    def __call__(self, X, y01, weights, seed):
-        if X is not self.X:
-            return self.fallback(X, y01, weights, seed)
-        if self.search is None:
-            self.search = PresortedStumpSearch(X, self.criterion)
-        return self.search.fit(y01, weights)
+    def draw_round(self):
+        """The round's training set ``(X, y01, sample_weight)`` and the weak learner's sub-seed."""
+        seed = draw_seed(self.random_state)
+        return self.round_training_set(self.weights, self.random_state), seed
+
+    # ----------------------------------------------------------------------------------------------- round
+    def boost(self, learner, output) -> bool:
+        """One round with the fitted ``learner`` and its output ``h_t(x_i)``; False once boosting stops.
+
+        The rules get the round's quantities (the table in the module docstring); a learner whose alpha is
+        not a finite number > 0 is discarded and stops the loop, any other is kept and traced.
+        """
+        rules, y_signed = self.rules, self.data.y_signed
+        quantities = {
+            **self.fit_quantities,
+            "weights": self.weights,
+            "output": output,
+            "cumulative_votes": self.cumulative_votes,
+            "vote_scale": self.vote_scale,
+            "weighted_error": _kernels.weighted_error(self.weights, y_signed, output),
+        }
+        costs = _apply(rules.round_costs, quantities)
+        quantities["costs"] = costs.per_sample
+        alpha = _apply(rules.alpha, quantities)
+        quantities.update(alpha if isinstance(alpha, dict) else {"alpha": alpha})
+        alpha = float(quantities["alpha"])
+        self.last_weighted_error, self.last_alpha = quantities["weighted_error"], alpha
+        if not (np.isfinite(alpha) and alpha > 0):
+            self.stop_reason = "non-positive alpha"
+            return False
+        new_weights, positive_share = _rules.normalise(_apply(rules.update, quantities), y_signed)
+        votes = _apply(rules.vote, quantities)
+        stop = _apply(rules.stop_after, quantities)
+        # adds this round's votes to cumulative_votes in place, counting the partial ensemble's errors
+        self.vote_scale += max(abs(votes[0]), abs(votes[1]))
+        fnr, fpr = _rules.error_rates(
+            *_kernels.ensemble_confusion(
+                self.cumulative_votes,
+                output,
+                *votes,
+                y_signed,
+                self.data.class_mass,
+                True,
+                _rules.tie_margin(self.vote_scale),
+            )
+        )
+        self.learners.append(learner)
+        self.vote_weights.append(votes)
+        self.record(alpha, quantities["weighted_error"], 1.0 - fnr, 1.0 - fpr, positive_share, costs)
+        if new_weights is None:
+            self.stop_reason = "degenerate weights"
+            return False
+        self.final_distribution = new_weights
+        if stop:
+            self.stop_reason = stop if isinstance(stop, str) else "perfect learner"
+            return False
+        self.weights = new_weights
+        return True
+
+    # ----------------------------------------------------------------------------------------------- trace
+    def record(self, alpha, weighted_error, train_tpr, train_tnr, positive_share, costs):
+        """Append one kept round to the trace (:data:`TRACE_KEYS`)."""
+        for key, value in zip(
+            TRACE_KEYS,
+            (alpha, weighted_error, train_tpr, train_tnr, positive_share, costs.positive, costs.negative),
+            strict=True,
+        ):
+            self.trace[key].append(value)
+
+    def finish(self):
+        """Set the estimator's fitted attributes from the kept rounds and their trace.
+
+        Raises
+        ------
+        ValueError
+            When no learner could be kept, or boosting stopped early with an ensemble that votes one class
+            for every training sample (:meth:`BaseBoostingClassifier._refuse_one_class_ensemble`).
+        """
+        estimator = self.estimator
+        estimator.estimators_ = self.learners
+        estimator.stop_reason_ = self.stop_reason
+        estimator.final_distribution_ = self.final_distribution
+        if not self.learners:
+            raise ValueError(
+                f"{type(estimator).__name__}: the first weak learner has weighted error "
+                f"{self.last_weighted_error:.6g} and a non-positive weight alpha={self.last_alpha:.6g}, so "
+                "no learner could be kept: under this method's alpha rule (see its docstring) the first "
+                "learner does not improve on chance for these data and costs"
+            )
+        estimator._refuse_one_class_ensemble(self.cumulative_votes, _rules.tie_margin(self.vote_scale))
+        estimator.trace_ = {key: np.asarray(values, dtype=float) for key, values in self.trace.items()}
+        estimator.estimator_weights_ = estimator.trace_["alpha"].copy()
+        estimator.estimator_errors_ = estimator.trace_["weighted_error"].copy()
+        estimator.vote_weights_ = np.asarray(self.vote_weights, dtype=float).reshape(-1, 2)
+
+
+def _boost(data: _FitData, ensembles, n_estimators, errors=None):
+    """The boosting loop: ``n_estimators`` rounds of every ensemble still boosting.
+
+    Each round draws every ensemble's round set and sub-seed, fits their weak learners together
+    (``data.fit_weak_learners``: one scan of the presorted features for all the stumps), and runs each
+    ensemble's round (:meth:`_Ensemble.boost`). An ensemble leaves the loop when its rules stop it. With
+    ``errors`` (a dict, for a cost grid) a ``ValueError`` of one ensemble's round is stored under the
+    ensemble and ends only that ensemble; without it, it propagates.
+
+    X was checked finite before, and every round's training set is X or built from its rows: the weak
+    learners' own finiteness checks of it (a pass over all of X per call, most of a stump's predict) are
+    skipped (scikit-learn's ``assume_finite``, thread-local).
+    """
+    active = list(ensembles)
+    with config_context(assume_finite=True):
+        for _ in range(n_estimators):
+            if not active:
+                break
+            drawn = [ensemble.draw_round() for ensemble in active]
+            learners = _fit_round(
+                data, [round_set for round_set, _ in drawn], [seed for _, seed in drawn], errors
+            )
+            outputs, given, still_active = {}, set(), []
+            for ensemble, learner in zip(active, learners, strict=True):
+                if isinstance(learner, ValueError):
+                    errors[ensemble] = learner
+                    continue
+                key = (id(learner), ensemble.rules.weak_output)
+                if key not in outputs:
+                    outputs[key] = ensemble.rules.weak_output(learner, data.X)
+                # ensembles trained on the same weights share the search; each keeps its own learner
+                own = copy.deepcopy(learner) if id(learner) in given else learner
+                given.add(id(learner))
+                try:
+                    if ensemble.boost(own, outputs[key]):
+                        still_active.append(ensemble)
+                except ValueError as error:
+                    if errors is None:
+                        raise
+                    errors[ensemble] = error
+            active = still_active
+
+
+def _fit_round(data, round_sets, seeds, errors):
+    """The round's weak learners; in a grid, a fit that fails for one set fails that set alone."""
+    if errors is None:
+        return data.fit_weak_learners(round_sets, seeds)
+    try:
+        return data.fit_weak_learners(round_sets, seeds)
+    except ValueError:
+        learners = []
+        for round_set, seed in zip(round_sets, seeds, strict=True):
+            try:
+                learners.extend(data.fit_weak_learners([round_set], [seed]))
+            except ValueError as error:
+                learners.append(error)
+        return learners
 
 
 class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
@@ -313,6 +543,14 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
         self : object
             The fitted estimator.
         """
+        data = self._fit_data(X, y, sample_weight, cost_matrix)
+        ensemble = _Ensemble(self, data)
+        _boost(data, [ensemble], self.n_estimators)
+        ensemble.finish()
+        return self
+
+    def _fit_data(self, X, y, sample_weight, cost_matrix) -> _FitData:
+        """The set-up every ensemble of a fit shares: check the inputs, code the labels, choose the fitter."""
         self._validate_params()
         X, y = validate_data(self, X, y, dtype=[np.float64, np.float32])
         check_feature_magnitude(
@@ -322,7 +560,6 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
         self.classes_, y01, self.pos_label_ = encode_binary_target(
             y, self.pos_label, class_mass, estimator_name=type(self).__name__
         )
-        y_signed = np.where(y01 == 1, 1.0, -1.0)
         if cost_matrix is not None:
             cost_matrix = check_cost_matrix(cost_matrix, X.shape[0])
             if not self._uses_cost_matrix:
@@ -330,112 +567,45 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
                     f"{type(self).__name__} does not use cost_matrix: it was validated and ignored, so the "
                     "model is the one fit without it",
                     CostMatrixIgnoredWarning,
-                    stacklevel=2,
+                    stacklevel=3,
                 )
                 cost_matrix = None
-        rules = self._boosting_rules()
-        fixed_costs = self._fixed_costs(y_signed, cost_matrix)
-        row_weights = self._row_weights(y_signed, cost_matrix)
-        row_weights = np.ones_like(class_mass) if row_weights is None else row_weights
-        compounding = cost_matrix is not None and fixed_costs is not None and fixed_costs.ndim == 1
-        fit_quantities = {
-            "y": y_signed,
-            "class_mass": class_mass,
-            "fixed_costs": fixed_costs,
-            "cost_factors": (
-                _rules.per_round_cost_factors(fixed_costs, self.n_estimators) if compounding else fixed_costs
-            ),
-            "cost_mass": class_mass * row_weights,
-        }
-
-        weights, _ = _rules.normalise(
-            _apply(rules.initial_weights, fit_quantities) * fit_quantities["cost_mass"], y_signed
+        return _FitData(
+            X, y01, np.where(y01 == 1, 1.0, -1.0), class_mass, cost_matrix, self._weak_learner_fitter(X)
         )
-        if weights is None:
-            raise ValueError("the initial weights (initial distribution times sample_weight) sum to zero")
-        random_state = check_random_state(self.random_state)
-        fit_weak_learner = self._weak_learner_fitter(X)
-        round_training_set = self._round_training_set_builder(X, y01)
-        cumulative_votes = np.zeros(X.shape[0])
-        vote_scale = 0.0
-        self.estimators_, vote_weights, trace = [], [], {key: [] for key in TRACE_KEYS}
-        self.stop_reason_ = "n_estimators"
-        self.final_distribution_ = weights
 
-        # X was checked finite above, and every round's training set is X or built from its rows: the weak
-        # learners' own finiteness checks of it (a pass over all of X per call, most of a stump's predict) are
-        # skipped (scikit-learn's assume_finite, thread-local).
-        with config_context(assume_finite=True):
-            for _ in range(self.n_estimators):
-                seed = draw_seed(random_state)
-                learner = fit_weak_learner(*round_training_set(weights, random_state), seed)
-                output = rules.weak_output(learner, X)
-                quantities = {
-                    **fit_quantities,
-                    "weights": weights,
-                    "output": output,
-                    "cumulative_votes": cumulative_votes,
-                    "vote_scale": vote_scale,
-                    "weighted_error": _kernels.weighted_error(weights, y_signed, output),
-                }
-                costs = _apply(rules.round_costs, quantities)
-                quantities["costs"] = costs.per_sample
-                alpha = _apply(rules.alpha, quantities)
-                quantities.update(alpha if isinstance(alpha, dict) else {"alpha": alpha})
-                alpha = float(quantities["alpha"])
-                if not (np.isfinite(alpha) and alpha > 0):
-                    self.stop_reason_ = "non-positive alpha"
-                    break
-                new_weights, positive_share = _rules.normalise(_apply(rules.update, quantities), y_signed)
-                votes = _apply(rules.vote, quantities)
-                stop = _apply(rules.stop_after, quantities)
-                # adds this round's votes to cumulative_votes in place, counting the partial ensemble's errors
-                vote_scale += max(abs(votes[0]), abs(votes[1]))
-                fnr, fpr = _rules.error_rates(
-                    *_kernels.ensemble_confusion(
-                        cumulative_votes,
-                        output,
-                        *votes,
-                        y_signed,
-                        class_mass,
-                        True,
-                        _rules.tie_margin(vote_scale),
-                    )
-                )
-                self.estimators_.append(learner)
-                vote_weights.append(votes)
-                for key, value in (
-                    ("alpha", alpha),
-                    ("weighted_error", quantities["weighted_error"]),
-                    ("train_tpr", 1.0 - fnr),
-                    ("train_tnr", 1.0 - fpr),
-                    ("positive_weight_share", positive_share),
-                    ("positive_cost", costs.positive),
-                    ("negative_cost", costs.negative),
-                ):
-                    trace[key].append(value)
-                if new_weights is None:
-                    self.stop_reason_ = "degenerate weights"
-                    break
-                self.final_distribution_ = new_weights
-                if stop:
-                    self.stop_reason_ = stop if isinstance(stop, str) else "perfect learner"
-                    break
-                weights = new_weights
+    def _fit_negative_cost_grid(self, X, y, negative_costs, sample_weight=None, cost_matrix=None):
+        """Fit one clone per ``negative_cost`` in one boosting loop (:func:`algorithms.cost_grid.\
+fit_negative_cost_grid`).
 
-        if not self.estimators_:
-            raise ValueError(
-                f"{type(self).__name__}: the first weak learner has weighted error "
-                f"{quantities['weighted_error']:.6g} and a non-positive weight alpha={alpha:.6g}, so no "
-                "learner could be kept: under this method's alpha rule (see its docstring) the first learner "
-                "does not improve on chance for these data and costs"
-            )
-        self._refuse_one_class_ensemble(cumulative_votes, _rules.tie_margin(vote_scale))
-        self.trace_ = {key: np.asarray(values, dtype=float) for key, values in trace.items()}
-        self.estimator_weights_ = self.trace_["alpha"].copy()
-        self.estimator_errors_ = self.trace_["weighted_error"].copy()
-        self.vote_weights_ = np.asarray(vote_weights, dtype=float).reshape(-1, 2)
-        return self
+        The clones share the set-up (checked data, sorted features) and the loop; each round fits their
+        stumps in one pass. Each returned model is the one ``clone(self).set_params(negative_cost=c).fit``
+        gives; a candidate whose fit raises ``ValueError`` is returned as that error.
+        """
+        candidates = [clone(self).set_params(negative_cost=float(cost)) for cost in negative_costs]
+        data = candidates[0]._fit_data(X, y, sample_weight, cost_matrix)
+        fitted = {
+            name: getattr(candidates[0], name) for name in _DATA_ATTRIBUTES if hasattr(candidates[0], name)
+        }
+        results, ensembles, errors = list(candidates), [], {}
+        for index, candidate in enumerate(candidates):
+            try:
+                candidate._validate_params()
+                for name, value in fitted.items():
+                    setattr(candidate, name, value)
+                ensembles.append(_Ensemble(candidate, data))
+            except ValueError as error:
+                results[index] = error
+        _boost(data, ensembles, self.n_estimators, errors)
+        for ensemble in ensembles:
+            index = candidates.index(ensemble.estimator)
+            try:
+                if ensemble in errors:
+                    raise errors[ensemble]
+                ensemble.finish()
+            except ValueError as error:
+                results[index] = error
+        return results
 
     def _refuse_one_class_ensemble(self, training_margin, tie):
         """Raise when boosting stopped early and the kept learners vote one class for every training sample.
@@ -462,18 +632,19 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
         )
 
     def _weak_learner_fitter(self, X):
-        """Strategy that fits one weak learner per round: ``(X, y01, weights, seed) -> fitted learner``.
+        """Strategy that fits a round's weak learners: ``(round sets, sub-seeds) -> fitted learners``.
 
         A :class:`DecisionStump` (the default) uses the presorted search (the features are sorted once per
         ``fit``) in every round whose training set is the fit's own ``X`` (only the labels or weights
-        differ); any other learner, or round set, is cloned and fitted each round.
+        differ); any other learner, or round set, is cloned and fitted each round
+        (:mod:`algorithms.boosting._fitters`).
         """
         template = self.estimator if self.estimator is not None else self._default_estimator()
         if template is None:
             template = DecisionStump()
         if type(template) is DecisionStump:
-            return _PresortedStumpFitter(X, template.criterion)
-        return _ClonedEstimatorFitter(template)
+            return PresortedStumpFitter(X, template.criterion)
+        return ClonedEstimatorFitter(template)
 
     # -------------------------------------------------------------------------------------------- prediction
     def _staged_margins(self, X, vote_weights=None):
@@ -600,9 +771,9 @@ trace_, stop_reason_
     for a negative, clipped at 0) gives the class costs ``C_i = c(y_i)``,
     ``c(+-) = C+- R+- / max(C+ R+, C- R-)`` with ``R+-`` the class mean regret (``C+ / C-`` exactly when the
     matrix is constant per class and ``C+- = 1``): ``C+`` and ``C-`` then *scale* their class's regret, so
-    the defaults use the regrets as they are and a selection of ``C-`` (``tasks.train``) tunes how strongly
-    the rules follow them. Row weights ``w_i = r_i / R_{y_i}`` multiply ``D^1`` (a row without regret
-    starts, and stays, at weight 0).
+    the defaults use the regrets as they are and a selection of ``C-`` (``tasks.fitting.cost_selection``)
+    tunes how strongly the rules follow them. Row weights ``w_i = r_i / R_{y_i}`` multiply ``D^1`` (a row
+    without regret starts, and stays, at weight 0).
 """
 )
 

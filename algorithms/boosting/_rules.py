@@ -18,6 +18,7 @@ from typing import NamedTuple
 import numpy as np
 
 from algorithms.boosting import _kernels
+from algorithms.cost.minimum_risk import outcome_regrets
 
 #: Smallest weighted error (or misclassified mass) used in an alpha formula. A weak learner without weighted
 #: errors gets the finite alpha of this error (spec section 1) instead of an infinite one.
@@ -53,10 +54,11 @@ def regrets_from_matrix(y, cost_matrix):
 
     Columns ``[C_FP, C_FN, C_TP, C_TN]``. The regret is what misclassifying the sample costs *more* than
     classifying it right (Elkan 2001: only these differences change a decision), clipped at 0 so a row whose
-    error is no dearer than its correct decision simply has no regret.
+    error is no dearer than its correct decision simply has no regret. The two regrets of a row are
+    :func:`algorithms.cost.minimum_risk.outcome_regrets`, which the minimum-risk decision reads.
     """
-    regrets = np.where(y > 0, cost_matrix[:, 1] - cost_matrix[:, 2], cost_matrix[:, 0] - cost_matrix[:, 3])
-    return np.maximum(regrets.astype(float), 0.0)
+    regret_positive, regret_negative = outcome_regrets(cost_matrix)
+    return np.maximum(np.where(y > 0, regret_positive, regret_negative), 0.0)
 
 
 def class_mean_regrets(y, cost_matrix):
@@ -78,13 +80,13 @@ def example_costs_from_matrix(y, cost_matrix, positive_cost=1.0, negative_cost=1
 
     ``c(+-) = C+- R+- / max(C+ R+, C- R-)`` where ``R+-`` is the class's mean regret
     (:func:`class_mean_regrets`) and ``C+-`` the estimator's class costs, which with a cost matrix *scale*
-    their class's regret (the defaults ``C+ = C- = 1`` use the regrets as they are; ``tasks.train`` selects
-    ``C-`` on the training rows by savings, as the AdaCC paper selects it by F1 without a matrix). When the
-    matrix is constant per class and ``C+- = 1`` this is ``C+ / C-`` of the class-cost case scaled to max 1
-    (with ``C_TP = C_TN = 0``: ``C+ = C_FN``, ``C- = C_FP``). The spread *within* a class goes to the
-    initial distribution instead (:func:`example_row_weights`), so no rule multiplies by a heavy-tailed
-    per-row cost round after round (issue 8: with ``C_FN / max C_FN`` almost every cost was near 0 and the
-    compounding rules collapsed to one class).
+    their class's regret (the defaults ``C+ = C- = 1`` use the regrets as they are;
+    ``tasks.fitting.cost_selection`` selects ``C-`` on the training rows by savings, as the AdaCC paper
+    selects it by F1 without a matrix). When the matrix is constant per class and ``C+- = 1`` this is ``C+ /
+    C-`` of the class-cost case scaled to max 1 (with ``C_TP = C_TN = 0``: ``C+ = C_FN``, ``C- = C_FP``). The
+    spread *within* a class goes to the initial distribution instead (:func:`example_row_weights`), so no rule
+    multiplies by a heavy-tailed per-row cost round after round (issue 8: with ``C_FN / max C_FN`` almost
+    every cost was near 0 and the compounding rules collapsed to one class).
     """
     regret_positive, regret_negative = class_mean_regrets(y, cost_matrix)
     positive, negative = positive_cost * regret_positive, negative_cost * regret_negative
@@ -127,21 +129,6 @@ def derive_fixed_costs(y, positive_cost, negative_cost, cost_matrix=None):
     if cost_matrix is not None:
         return example_costs_from_matrix(y, cost_matrix, positive_cost, negative_cost)
     return costs_by_class(y, positive_cost, negative_cost)
-
-
-def row_decision_thresholds(cost_matrix, positive_cost=1.0, negative_cost=1.0):
-    """Per-row minimum-expected-cost threshold ``t_i = C- r-_i / (C+ r+_i + C- r-_i)`` on ``p(+|x_i)``.
-
-    ``r+ = C_FN - C_TP`` and ``r- = C_FP - C_TN`` (clipped at 0): predicting positive is cheaper in
-    expectation iff ``r+ p > r- (1 - p)`` (Elkan 2001). With ``C+- = 1`` it equals the Bayes minimum risk
-    threshold ``(C_FP - C_TN) / (C_FN - C_TN - C_TP + C_FP)`` (CSDT Section 2.3) for reasonable costs; the
-    class costs ``C+-`` scale their class's regret, as in :func:`example_costs_from_matrix`. A row without
-    any regret gets ``+inf`` (never positive).
-    """
-    regret_positive = positive_cost * np.maximum(cost_matrix[:, 1] - cost_matrix[:, 2], 0.0)
-    regret_negative = negative_cost * np.maximum(cost_matrix[:, 0] - cost_matrix[:, 3], 0.0)
-    total = regret_positive + regret_negative
-    return np.divide(regret_negative, total, out=np.full(total.shape, np.inf), where=total > 0)
 
 
 def uniform_initial_weights(y):
@@ -195,9 +182,12 @@ def unit_costs(y):
     return RoundCosts(np.ones_like(y), 1.0, 1.0)
 
 
-def fixed_round_costs(y, fixed_costs):
-    """The fit's fixed per-sample costs ``C_i`` every round (AdaCC Table 3: CSB, AdaCost, AdaC1-3)."""
-    return RoundCosts(fixed_costs, *class_means(fixed_costs, y))
+def fixed_round_costs(fixed_costs, fixed_class_costs):
+    """The fit's fixed per-sample costs ``C_i`` every round (AdaCC Table 3: CSB, AdaCost, AdaC1-3).
+
+    The trace's class values are ``fixed_class_costs``, the class means of ``C_i`` (computed once per fit).
+    """
+    return RoundCosts(fixed_costs, *fixed_class_costs)
 
 
 # --------------------------------------------------------------------------------------------------- alphas

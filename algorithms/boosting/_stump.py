@@ -68,6 +68,7 @@ from functools import partial
 import numba
 import numpy as np
 from numba import njit
+from sklearn import get_config
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
@@ -729,11 +730,31 @@ class DecisionStump(ClassifierMixin, BaseEstimator):
         -------
         ndarray of int64, shape (n_samples,)
         """
-        check_is_fitted(self)
-        X = validate_data(self, X, dtype=[np.float64, np.float32], ensure_all_finite=True, reset=False)
+        X = self._checked(X)
         # Compared in float64: a float32 column against the float64 threshold gives float64's answer.
         column = X[:, self.feature_].astype(np.float64, copy=False)
         return (column > self.threshold_).astype(np.int64)
+
+    def _checked(self, X):
+        """``X`` validated as in ``fit`` (finite, float64 or float32, ``n_features_in_`` columns).
+
+        The boosting loop and its predictions evaluate the stumps of an ensemble on an ``X`` they checked
+        once, inside scikit-learn's ``assume_finite``: such an array (a float64 or float32 ndarray of the
+        right width, for a stump fitted without feature names) is used as it is: scikit-learn's validation
+        would return it unchanged, and on small data it cost more than the stump's own work.
+        """
+        if (
+            type(X) is np.ndarray
+            and X.ndim == 2
+            and X.dtype in (np.float64, np.float32)
+            and hasattr(self, "value_")
+            and X.shape[1] == self.n_features_in_
+            and not hasattr(self, "feature_names_in_")
+            and get_config()["assume_finite"]
+        ):
+            return X
+        check_is_fitted(self)
+        return validate_data(self, X, dtype=[np.float64, np.float32], ensure_all_finite=True, reset=False)
 
     def predict_proba(self, X):
         """Class probabilities: the weighted class fractions ``value_`` of each sample's leaf.
@@ -760,6 +781,5 @@ class DecisionStump(ClassifierMixin, BaseEstimator):
         -------
         ndarray of shape (n_samples,)
         """
-        check_is_fitted(self)
-        leaf_labels = self.classes_[np.argmax(self.value_, axis=1)]
-        return leaf_labels[self.apply(X)]
+        leaves = self.apply(X)
+        return self.classes_[np.argmax(self.value_, axis=1)][leaves]

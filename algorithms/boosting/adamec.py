@@ -6,21 +6,22 @@ import numpy as np
 from scipy.special import expit
 
 from algorithms.boosting._base import FIXED_COST_PARAMETERS_DOC, BoostingRules, FixedCostBoostingClassifier
-from algorithms.boosting._rules import class_means, fixed_round_costs, row_decision_thresholds
+from algorithms.boosting._rules import fixed_round_costs
+from algorithms.cost.minimum_risk import minimum_risk_decision
 from algorithms.metrics import check_cost_matrix
 
 __all__ = ["ADAMEC_RULES", "AdaMEC", "cost_weighted_vote"]
 
 
-def cost_weighted_vote(alpha, y, fixed_costs):
+def cost_weighted_vote(alpha, fixed_class_costs):
     """AdaMEC's vote weights ``(c(+) alpha_t, c(-) alpha_t)`` (AdaCC Table 3, Nikolaou and Brown 2015).
 
     With them the ensemble decides ``sign(sum_{y in {+1,-1}} c(y) sum_{t: h_t(x) = y} alpha_t h_t(x))``:
     positive exactly when ``sum_{t: h_t = +1} alpha_t / sum_t alpha_t > c(-) / (c(+) + c(-))``. ``c(+)`` and
-    ``c(-)`` are the class means of the per-sample costs: the class costs, or with a ``cost_matrix`` the
-    class costs derived from the class mean regrets.
+    ``c(-)`` (``fixed_class_costs``) are the class means of the per-sample costs: the class costs, or with a
+    ``cost_matrix`` the class costs derived from the class mean regrets.
     """
-    positive_cost, negative_cost = class_means(fixed_costs, y)
+    positive_cost, negative_cost = fixed_class_costs
     return float(positive_cost * alpha), float(negative_cost * alpha)
 
 
@@ -47,9 +48,10 @@ class AdaMEC(FixedCostBoostingClassifier):
     AdaMEC's training never uses costs (that is the method), so with a ``cost_matrix`` the rows keep the
     uniform ``D^1`` (no row weights); only ``c(+-)`` of the vote come from the matrix (the class mean regrets
     scaled to max 1). Each row's own costs decide when they are known: ``predict(X, cost_matrix=M)`` (and
-    :meth:`staged_predict`) labels row ``i`` positive iff ``p(+|x_i) > t_i = r-_i / (r+_i + r-_i)`` with
-    its regrets ``r+ = C_FN - C_TP`` and ``r- = C_FP - C_TN``, the minimum-expected-cost rule of the Bayes
-    minimum risk estimators (CSDT Section 2.3), on AdaBoost's probability estimate
+    :meth:`staged_predict`) labels row ``i`` positive iff ``C+ r+_i p(+|x_i) > C- r-_i (1 - p(+|x_i))``, i.e.
+    ``p(+|x_i) > t_i = C- r-_i / (C+ r+_i + C- r-_i)``, with its regrets ``r+ = C_FN - C_TP`` and
+    ``r- = C_FP - C_TN``: the minimum-expected-cost rule of the Bayes minimum risk estimators (CSDT Section
+    2.3; :func:`~algorithms.cost.minimum_risk.minimum_risk_decision`), on AdaBoost's probability estimate
     ``p(+|x) = 1 / (1 + exp(-2 F(x)))``, ``F(x) = sum_t alpha_t h_t(x)`` (Friedman et al. 2000: AdaBoost's
     exponential loss is minimised by half the log-odds). Table 3's rule compares the vote share
     ``sum_{t: h_t = +1} alpha_t / sum_t alpha_t`` instead, which is not a probability: with card-fraud
@@ -69,23 +71,23 @@ class AdaMEC(FixedCostBoostingClassifier):
         return None
 
     def _staged_row_decisions(self, X, cost_matrix):
-        """Yield, after every round, ``p(+|x_i) - t_i`` for the rows' own thresholds (oriented)."""
+        """Yield, after every round, whether each row's minimum-risk label is positive
+        (:func:`~algorithms.cost.minimum_risk.minimum_risk_decision` on ``p(+|x) = expit(2 F(x))``)."""
         plain_votes = np.repeat(self.estimator_weights_[:, None], 2, axis=1)
-        thresholds = None
+        costs = None
         for margin, _ in self._staged_margins(X, plain_votes):
-            if thresholds is None:
-                thresholds = row_decision_thresholds(
-                    check_cost_matrix(cost_matrix, margin.shape[0]), self.positive_cost, self.negative_cost
-                )
-            yield self._oriented(expit(2.0 * margin) - thresholds)
+            if costs is None:
+                costs = check_cost_matrix(cost_matrix, margin.shape[0])
+            yield minimum_risk_decision(expit(2.0 * margin), costs, self.positive_cost, self.negative_cost)
 
     def staged_predict(self, X, cost_matrix=None):
         """Yield :meth:`predict` of the partial ensemble after every round (with the rows' costs if given)."""
         if cost_matrix is None:
             yield from super().staged_predict(X)
             return
-        for decision in self._staged_row_decisions(X, cost_matrix):
-            yield self._label_of(decision)
+        positive_index = int(np.flatnonzero(self.classes_ == self.pos_label_)[0])
+        for positive in self._staged_row_decisions(X, cost_matrix):
+            yield self.classes_[np.where(positive, positive_index, 1 - positive_index)]
 
     def predict(self, X, cost_matrix=None):
         """Table 3's cost-weighted vote, or with ``cost_matrix`` each row's minimum-expected-cost label.

@@ -5,6 +5,12 @@ paper (Section 5.2) and fixed by spec section 3: the ensemble's score is calibra
 (scikit-learn's ``CalibratedClassifierCV(method="sigmoid")``) on data the ensemble was not trained on, and a
 sample is labelled positive when its calibrated ``p(+|x) > C- / (C+ + C-)``.
 
+Both are Bayes minimum risk classifiers (:class:`~algorithms.cost.bayes_minimum_risk.\
+BayesMinimumRiskClassifier`) around a boosted ensemble: that class fits, calibrates and decides (the one
+minimum-risk rule, :func:`~algorithms.cost.minimum_risk.minimum_risk_decision`, with ``C+`` and ``C-``
+scaling the regrets); this module only binds its hooks: the ensemble, Platt scaling with cross-fitting, the
+class costs.
+
 Cross-fitting: ``CalibratedClassifierCV(..., ensemble=False)`` with stratified, shuffled folds collects
 out-of-fold scores of ensembles trained on the other folds, fits the sigmoid on them, and then refits one
 ensemble on all the training data; that ensemble's score goes through the sigmoid at prediction time. (The
@@ -14,41 +20,26 @@ not to copy that.)
 
 from __future__ import annotations
 
+import copy
 from numbers import Integral, Real
 from typing import ClassVar
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.calibration import CalibratedClassifierCV
-from sklearn.model_selection import StratifiedKFold
-from sklearn.utils import check_random_state
+from sklearn.base import clone
 from sklearn.utils._param_validation import HasMethods, Interval
-from sklearn.utils.validation import check_is_fitted, validate_data
 
-from algorithms._validation import (
-    check_feature_magnitude,
-    check_sample_weight,
-    draw_seed,
-    encode_binary_target,
-)
-from algorithms.boosting._rules import derive_fixed_costs, row_decision_thresholds
+from algorithms._validation import draw_seed
+from algorithms.boosting._rules import class_mean_regrets
 from algorithms.boosting.adaboost import AdaBoost
 from algorithms.boosting.cgada import CGAda
-from algorithms.metrics import check_cost_matrix
+from algorithms.cost.bayes_minimum_risk import BayesMinimumRiskClassifier, Calibration
+from algorithms.cost_grid import fit_each_negative_cost
 
-__all__ = ["AdaMECCalibrated", "CGAdaCalibrated", "minimum_expected_cost_threshold"]
-
-
-def minimum_expected_cost_threshold(positive_cost, negative_cost):
-    """Probability above which predicting positive has the smaller expected cost: ``C- / (C+ + C-)``.
-
-    Predicting positive costs ``C- (1 - p)`` in expectation, predicting negative ``C+ p`` (Elkan 2001).
-    """
-    return float(negative_cost) / (float(positive_cost) + float(negative_cost))
+__all__ = ["AdaMECCalibrated", "CGAdaCalibrated"]
 
 
-class _CalibratedCostBoosting(ClassifierMixin, BaseEstimator):
-    """Shared fit and prediction of the calibrated variants; subclasses name the ensemble they calibrate."""
+class _CalibratedCostBoosting(BayesMinimumRiskClassifier):
+    """Bayes minimum risk around a boosted ensemble; subclasses name the ensemble they calibrate."""
 
     _ensemble_class: ClassVar[type]
     _ensemble_uses_costs: ClassVar[bool]
@@ -90,120 +81,91 @@ class _CalibratedCostBoosting(ClassifierMixin, BaseEstimator):
         self.negative_cost = negative_cost
         self.calibration_folds = calibration_folds
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_class = False
-        return tags
-
-    def fit(self, X, y, sample_weight=None, *, cost_matrix=None):
-        """Cross-fit the ensemble, fit the sigmoid on out-of-fold scores, refit the ensemble on all data.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-        y : array-like of shape (n_samples,)
-            Exactly two class labels.
-        sample_weight : array-like of shape (n_samples,), default=None
-            Passed to the ensemble and to the sigmoid fit.
-        cost_matrix : array-like of shape (n_samples, 4), default=None
-            Example-dependent costs ``[C_FP, C_FN, C_TP, C_TN]``. They replace the class costs: the
-            ensemble gets them where it uses costs (CGAda: class costs from the class mean regrets, row
-            weights from each row's regret, both on ``D^1``; AdaBoost ignores them), and the class mean
-            regrets set the threshold used when ``predict`` is given no costs.
-
-        Returns
-        -------
-        self : object
-        """
-        self._validate_params()
-        X, y = validate_data(self, X, y, dtype=np.float64)
-        check_feature_magnitude(
-            X, estimator_name=type(self).__name__, feature_names=getattr(self, "feature_names_in_", None)
+    # ----------------------------------------------------------------------- the hooks of Bayes minimum risk
+    def _scored_estimator(self, seed):
+        """The boosted ensemble (positive class coded 1), seeded; no metadata routing."""
+        costs = (
+            {"positive_cost": self.positive_cost, "negative_cost": self.negative_cost}
+            if self._ensemble_uses_costs
+            else {}
         )
-        weights = check_sample_weight(sample_weight, X.shape[0])
-        self.classes_, y01, self.pos_label_ = encode_binary_target(
-            y, self.pos_label, weights, estimator_name=type(self).__name__
-        )
-        positives = int(y01.sum())
-        smallest = min(positives, y01.size - positives)
-        if smallest < self.calibration_folds:
-            raise ValueError(
-                f"calibration with calibration_folds={self.calibration_folds} needs at least that many "
-                f"samples of each class; the smaller class has {smallest}"
-            )
-        if cost_matrix is not None:
-            cost_matrix = check_cost_matrix(cost_matrix, X.shape[0])
-        costs = derive_fixed_costs(
-            np.where(y01 == 1, 1.0, -1.0), self.positive_cost, self.negative_cost, cost_matrix
-        )
-        fit_params = (
-            {} if cost_matrix is None or not self._ensemble_uses_costs else {"cost_matrix": cost_matrix}
-        )
-        self.class_costs_ = np.array([costs[y01 == 1].mean(), costs[y01 == 0].mean()])
-        self.decision_threshold_ = minimum_expected_cost_threshold(*self.class_costs_)
-
-        random_state = check_random_state(self.random_state)
         ensemble = self._ensemble_class(
-            self.estimator,
-            n_estimators=self.n_estimators,
-            random_state=draw_seed(random_state),
-            pos_label=1,
-            **self._ensemble_cost_params(),
+            self.estimator, n_estimators=self.n_estimators, random_state=seed, pos_label=1, **costs
         )
-        folds = StratifiedKFold(self.calibration_folds, shuffle=True, random_state=draw_seed(random_state))
-        self.calibrated_classifier_ = CalibratedClassifierCV(
-            ensemble, method="sigmoid", cv=folds, ensemble=False
-        )
-        self.calibrated_classifier_.fit(
-            X, y01, sample_weight=None if sample_weight is None else weights, **fit_params
-        )
-        self.ensemble_ = self.calibrated_classifier_.calibrated_classifiers_[0].estimator
-        return self
+        return ensemble, False
 
-    def _ensemble_cost_params(self):
+    def _calibration(self) -> Calibration:
+        """Platt scaling of out-of-fold scores, then one ensemble refitted on all the training data."""
+        return Calibration(
+            "sigmoid", self.calibration_folds, ensemble=False, folds_parameter="calibration_folds"
+        )
+
+    def _class_level_costs(self, y01, sample_weight, cost_matrix):
+        """``[R-, R+, 0, 0]``: the class mean regrets as the errors' costs (``[1, 1, 0, 0]`` without costs).
+
+        Scaled by ``(C+, C-)`` (:meth:`_regret_scales`) they give the threshold ``C- R- / (C+ R+ + C- R-)``,
+        which is ``C- / (C+ + C-)`` of the class costs alone.
+        """
+        if cost_matrix is None:
+            return np.array([1.0, 1.0, 0.0, 0.0])
+        regret_positive, regret_negative = class_mean_regrets(np.where(y01 == 1, 1.0, -1.0), cost_matrix)
+        return np.array([regret_negative, regret_positive, 0.0, 0.0])
+
+    def _regret_scales(self):
+        """``(C+, C-)``: the class costs scale their class's regrets."""
+        return float(self.positive_cost), float(self.negative_cost)
+
+    def _estimator_fit_params(self, cost_matrix):
+        """The rows' costs go to an ensemble that uses them (CGAda), not to AdaBoost."""
+        return {"cost_matrix": cost_matrix} if cost_matrix is not None and self._ensemble_uses_costs else {}
+
+    def _sub_seeds(self, random_state, seeds_folds):
+        """The ensemble's seed first, then the folds' (the order these methods have always drawn them)."""
+        ensemble_seed = draw_seed(random_state)
+        return draw_seed(random_state), ensemble_seed
+
+    # ------------------------------------------------------------------------------------------- cost grid
+    def _fit_negative_cost_grid(self, X, y, negative_costs, sample_weight=None, cost_matrix=None):
+        """One model per ``C-`` (:func:`algorithms.cost_grid.fit_negative_cost_grid`).
+
+        When the ensemble does not use costs (AdaMEC-Cal: AdaBoost), ``C-`` changes neither the ensembles,
+        their folds nor the sigmoid, only the decision: the model is fitted and calibrated once, and each
+        candidate is a copy with its own ``negative_cost`` and ``threshold_``. CGAda-Cal's ensembles depend
+        on ``C-`` and scikit-learn's ``CalibratedClassifierCV`` fits their folds: one fit per candidate.
+        """
         if self._ensemble_uses_costs:
-            return {"positive_cost": self.positive_cost, "negative_cost": self.negative_cost}
-        return {}
+            return fit_each_negative_cost(self, X, y, negative_costs, sample_weight, cost_matrix)
+        arguments = {} if cost_matrix is None else {"cost_matrix": cost_matrix}
+        try:
+            fitted = (
+                clone(self).set_params(negative_cost=negative_costs[0]).fit(X, y, sample_weight, **arguments)
+            )
+        except ValueError as error:
+            return [error] * len(negative_costs)
+        candidates = []
+        for cost in negative_costs:
+            candidate = copy.deepcopy(fitted).set_params(negative_cost=float(cost))
+            candidate.threshold_ = candidate._class_level_threshold()
+            candidates.append(candidate)
+        return candidates
 
     # -------------------------------------------------------------------------------------------- prediction
-    def _positive_probability(self, X):
-        check_is_fitted(self, "calibrated_classifier_")
-        X = validate_data(self, X, dtype=np.float64, reset=False)
-        return self.calibrated_classifier_.predict_proba(X)[:, 1]
-
-    def predict_proba(self, X):
-        """Platt-calibrated class probabilities, columns ordered as ``classes_``."""
-        positive = self._positive_probability(X)
-        second = positive if self.pos_label_ == self.classes_[1] else 1.0 - positive
-        return np.column_stack([1.0 - second, second])
+    @property
+    def ensemble_(self):
+        """The ensemble refitted on all the training data, whose score the sigmoid maps."""
+        return self.calibrated_classifier_.calibrated_classifiers_[0].estimator
 
     def decision_function(self, X):
-        """``p(+|x) - C- / (C+ + C-)``, oriented so that positive values favour ``classes_[1]``."""
-        margin = self._positive_probability(X) - self.decision_threshold_
+        """``p(+|x) - t`` with the class-level threshold ``t`` (``threshold_``), oriented so that positive
+        values favour ``classes_[1]``; its sign is :meth:`predict`'s label without the rows' costs."""
+        probability = self._positive_probability(X)
+        positive_regret, negative_regret = self.class_costs_[1], self.class_costs_[0]
+        positive_cost, negative_cost = self._regret_scales()
+        scaled_positive, scaled_negative = positive_cost * positive_regret, negative_cost * negative_regret
+        margin = (scaled_positive * probability - scaled_negative * (1.0 - probability)) / (
+            scaled_positive + scaled_negative
+        )
         return margin if self.pos_label_ == self.classes_[1] else -margin
-
-    def predict(self, X, cost_matrix=None):
-        """The minimum-expected-cost label: positive when the calibrated ``p(+|x)`` exceeds the threshold.
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-        cost_matrix : array-like of shape (n_samples, 4), default=None
-            The rows' own costs ``[C_FP, C_FN, C_TP, C_TN]``: row ``i`` is positive iff
-            ``p(+|x_i) > C- r-_i / (C+ r+_i + C- r-_i)`` with its regrets ``r+ = C_FN - C_TP``,
-            ``r- = C_FP - C_TN`` (the Bayes minimum risk rule, CSDT Section 2.3, at the default
-            ``C+ = C- = 1``). ``None``: ``C- / (C+ + C-)`` of the fit.
-        """
-        positive = self._positive_probability(X)
-        if cost_matrix is None:
-            thresholds = self.decision_threshold_
-        else:
-            thresholds = row_decision_thresholds(
-                check_cost_matrix(cost_matrix, positive.shape[0]), self.positive_cost, self.negative_cost
-            )
-        decision = positive - thresholds
-        decision = decision if self.pos_label_ == self.classes_[1] else -decision
-        return self.classes_[(decision > 0).astype(int)]
 
 
 _PARAMETERS_DOC = """
@@ -230,18 +192,21 @@ _PARAMETERS_DOC = """
         The fitted calibration (``ensemble=False``: one sigmoid, one ensemble refitted on all data).
     ensemble_ : classifier
         The ensemble trained on all the training data, whose score the sigmoid maps.
-    class_costs_ : ndarray of shape (2,)
-        ``(C+, C-)`` used by the decision without the rows' costs (with a ``cost_matrix`` at fit: the class
-        mean regrets scaled to max 1).
-    decision_threshold_ : float
-        ``C- / (C+ + C-)``.
-    classes_, pos_label_, n_features_in_
-        As for the boosting estimators.
+    class_costs_ : ndarray of shape (4,)
+        ``[R-, R+, 0, 0]``: the cost row of the decision without the rows' costs, the class mean regrets
+        ``R+-`` of a ``cost_matrix`` given to ``fit`` (``[1, 1, 0, 0]`` without one).
+    threshold_ : float
+        ``C- R- / (C+ R+ + C- R-)``: ``C- / (C+ + C-)`` without a ``cost_matrix`` at fit.
+    classes_, pos_label_, positive_index_, n_features_in_
+        As for :class:`~algorithms.cost.bayes_minimum_risk.BayesMinimumRiskClassifier`.
 
     Notes
     -----
-    Scaling both costs leaves the threshold, hence the predictions, unchanged. The probabilities are the
-    calibrated ones (not shifted by the costs); :meth:`decision_function` is ``p(+|x)`` minus the threshold.
+    ``predict(X, cost_matrix=M)`` labels row ``i`` positive iff ``C+ r+_i p_i > C- r-_i (1 - p_i)`` with its
+    regrets ``r+ = C_FN - C_TP``, ``r- = C_FP - C_TN`` (the Bayes minimum risk rule, CSDT Section 2.3, at the
+    default ``C+ = C- = 1``); without ``M``, by ``class_costs_``. Scaling both costs leaves the threshold,
+    hence the predictions, unchanged. The probabilities are the calibrated ones (not shifted by the costs);
+    :meth:`decision_function` is ``p(+|x)`` minus the threshold.
     Staged predictions are not offered: the sigmoid is fitted to the final ensemble's score, so evaluating
     several ensemble sizes means one fit per size.
 """

@@ -4,11 +4,18 @@ CSDT paper, Section 2.3 (Correa Bahnsen et al. 2014): with the calibrated positi
 risk of predicting positive is ``R(1|x_i) = C_TP,i p_i + C_FP,i (1 - p_i)`` and of predicting negative
 ``R(0|x_i) = C_TN,i (1 - p_i) + C_FN,i p_i``; predict positive iff ``R(1|x_i) < R(0|x_i)``, i.e. (when
 ``C_FN + C_FP > C_TP + C_TN``) iff ``p_i > t_i = (C_FP,i - C_TN,i) / (C_FN,i - C_TN,i - C_TP,i + C_FP,i)``.
+The rule itself is :func:`algorithms.cost.minimum_risk.minimum_risk_decision`, shared with AdaMEC.
+
+:class:`BayesMinimumRiskClassifier` owns ``fit`` and the decision; its variants bind narrow hooks (the
+registry's ``bmr-*`` only :meth:`~BayesMinimumRiskClassifier._default_estimator`; AdaMEC-Cal and CGAda-Cal,
+:mod:`algorithms.boosting.calibrated`, the boosted ensemble, Platt scaling and their class costs).
 """
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from numbers import Integral
+from typing import NamedTuple
 
 import numpy as np
 from sklearn import config_context
@@ -22,10 +29,16 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.tree import DecisionTreeClassifier
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
-from sklearn.utils.validation import _check_sample_weight, check_is_fitted, column_or_1d, validate_data
+from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
 
-from algorithms._validation import check_feature_magnitude, draw_seed, encode_binary_target
+from algorithms._validation import (
+    check_feature_magnitude,
+    check_sample_weight,
+    draw_seed,
+    encode_binary_target,
+)
 from algorithms.cost._inputs import example_costs
+from algorithms.cost.minimum_risk import bayes_minimum_risk_thresholds, minimum_risk_decision
 from algorithms.metrics import check_cost_matrix
 
 __all__ = [
@@ -33,31 +46,20 @@ __all__ = [
     "BayesMinimumRiskDecisionTree",
     "BayesMinimumRiskLogisticRegression",
     "BayesMinimumRiskRandomForest",
-    "bayes_minimum_risk_thresholds",
+    "Calibration",
 ]
 
 
-def bayes_minimum_risk_thresholds(cost_matrix):
-    """Per-example probability thresholds ``t_i = (C_FP - C_TN) / (C_FN - C_TN - C_TP + C_FP)`` (CSDT Sec.
-    2.3).
+class Calibration(NamedTuple):
+    """How a minimum-risk classifier calibrates: ``CalibratedClassifierCV(method=..., cv=..., ensemble=...)``.
 
-    Parameters
-    ----------
-    cost_matrix : array-like of shape (n_samples, 4)
-        ``[C_FP, C_FN, C_TP, C_TN]``.
-
-    Returns
-    -------
-    ndarray of shape (n_samples,)
-        ``+inf`` where the denominator is not positive (the reasonableness conditions fail and no probability
-        makes the positive decision strictly cheaper by this formula; ``predict`` compares the risks
-        directly).
+    ``folds_parameter`` names the estimator parameter that set ``folds`` (for error messages).
     """
-    costs = np.asarray(cost_matrix, dtype=float)
-    c_fp, c_fn, c_tp, c_tn = costs.T
-    denominator = c_fn - c_tn - c_tp + c_fp
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(denominator > 0, (c_fp - c_tn) / np.where(denominator > 0, denominator, 1.0), np.inf)
+
+    method: str
+    folds: object
+    ensemble: bool
+    folds_parameter: str
 
 
 class BayesMinimumRiskClassifier(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
@@ -67,16 +69,20 @@ class BayesMinimumRiskClassifier(MetaEstimatorMixin, ClassifierMixin, BaseEstima
     with ``cv`` stratified shuffled folds: each fold's calibrator is fitted on data its classifier did not
     see, and the calibrated probability is the mean over folds. ``predict(X, cost_matrix=C)`` labels example
     ``i`` positive iff ``C_TP,i p_i + C_FP,i (1 - p_i) < C_TN,i (1 - p_i) + C_FN,i p_i`` (CSDT paper, Section
-    2.3), the same as ``p_i > t_i`` from :func:`bayes_minimum_risk_thresholds` whenever ``C_FN + C_FP > C_TP
-    + C_TN``.
+    2.3; :func:`~algorithms.cost.minimum_risk.minimum_risk_decision`), the same as ``p_i > t_i`` from
+    :func:`~algorithms.cost.minimum_risk.bayes_minimum_risk_thresholds` whenever
+    ``C_FN + C_FP > C_TP + C_TN``.
 
     Without a cost matrix at predict time the **class-level costs** learned at fit apply: the
     (sample-weighted) mean of each column of the training cost matrix, ``class_costs_ = [mean C_FP, mean
     C_FN, mean C_TP, mean C_TN]``, used for every example (one threshold ``threshold_``). Without a cost
     matrix at fit, unit costs make that threshold 1/2 (the calibrated classifier's own decision).
 
-    The registry variants (``"bmr-lr"``, ``"bmr-rf"``, ``"bmr-dt"``) only choose the default estimator;
-    they must not override ``fit``.
+    Variants must not override ``fit`` or ``predict``; they bind the hooks: the registry variants
+    (``"bmr-lr"``, ``"bmr-rf"``, ``"bmr-dt"``) only choose :meth:`_default_estimator`, the calibrated
+    boosters (:mod:`algorithms.boosting.calibrated`) also :meth:`_scored_estimator`, :meth:`_calibration`,
+    :meth:`_class_level_costs`, :meth:`_regret_scales`, :meth:`_estimator_fit_params` and
+    :meth:`_sub_seeds`.
 
     Parameters
     ----------
@@ -87,7 +93,7 @@ class BayesMinimumRiskClassifier(MetaEstimatorMixin, ClassifierMixin, BaseEstima
     cv : int, cross-validation generator or iterable of (train, test) splits, default=3
         Calibration folds; an int means that many stratified, shuffled folds seeded by ``random_state``.
     pos_label : object, default=None
-        Positive class (``None``: the minority class).
+        Positive class (``None``: the minority class, by total ``sample_weight``).
     random_state : int, RandomState instance or None, default=None
         Seeds the folds and, when it has a ``random_state`` parameter, the wrapped estimator.
 
@@ -97,6 +103,7 @@ class BayesMinimumRiskClassifier(MetaEstimatorMixin, ClassifierMixin, BaseEstima
     calibrated_classifier_ : CalibratedClassifierCV
         Fitted on ``y == pos_label_`` (classes 0/1).
     class_costs_ : ndarray of shape (4,)
+        The cost row ``[C_FP, C_FN, C_TP, C_TN]`` applied to every example when ``predict`` gets no costs.
     threshold_ : float
         ``t`` of the class-level costs.
     """
@@ -116,6 +123,16 @@ class BayesMinimumRiskClassifier(MetaEstimatorMixin, ClassifierMixin, BaseEstima
         self.pos_label = pos_label
         self.random_state = random_state
 
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        overridden = sorted({"fit", "predict"} & set(vars(cls)))
+        if overridden:
+            raise TypeError(
+                f"{cls.__name__} overrides {', '.join(overridden)}; variants of BayesMinimumRiskClassifier "
+                "bind its hooks instead, so that every one decides by the one minimum-risk rule"
+            )
+
+    # ---------------------------------------------------------------------------------------- hooks to bind
     def _default_estimator(self):
         """LogisticRegression on standardised features, both steps requesting ``sample_weight``."""
         return make_pipeline(
@@ -123,11 +140,50 @@ class BayesMinimumRiskClassifier(MetaEstimatorMixin, ClassifierMixin, BaseEstima
             LogisticRegression(max_iter=1000).set_fit_request(sample_weight=True),
         )
 
+    def _scored_estimator(self, seed):
+        """The unfitted classifier to calibrate, seeded with ``seed``, and whether it routes metadata.
+
+        The default estimators are built (and fitted) with metadata routing on, so that they can request
+        ``sample_weight``: routing then hands it to every step (``CalibratedClassifierCV`` cannot pass it to
+        a Pipeline otherwise).
+        """
+        if self.estimator is None:
+            with config_context(enable_metadata_routing=True):
+                estimator, routed = self._default_estimator(), True
+        else:
+            estimator, routed = clone(self.estimator), False
+        if "random_state" in estimator.get_params(deep=False):
+            estimator.set_params(random_state=seed)
+        return estimator, routed
+
+    def _calibration(self) -> Calibration:
+        """The calibration map and folds: ``method`` over ``cv`` folds, the fold models averaged."""
+        return Calibration(self.method, self.cv, ensemble=True, folds_parameter="cv")
+
+    def _class_level_costs(self, y01, sample_weight, cost_matrix):
+        """The cost row used without the rows' costs: the weighted column means of the training costs."""
+        costs = example_costs(cost_matrix, y01.shape[0])
+        return np.average(costs, axis=0, weights=sample_weight if sample_weight.sum() > 0 else None)
+
+    def _regret_scales(self):
+        """``(C+, C-)``, the scales of the positive and the negative regrets in the decision: ``(1, 1)``."""
+        return 1.0, 1.0
+
+    def _estimator_fit_params(self, cost_matrix):
+        """Keyword arguments of the scored estimator's ``fit`` besides ``sample_weight``: none."""
+        return {}
+
+    def _sub_seeds(self, random_state, seeds_folds):
+        """``(fold seed or None, estimator seed)`` from the fit's generator: the folds' is drawn first."""
+        fold_seed = draw_seed(random_state) if seeds_folds else None
+        return fold_seed, draw_seed(random_state)
+
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.classifier_tags.multi_class = False
         return tags
 
+    # ----------------------------------------------------------------------------------------------- fitting
     def fit(self, X, y, sample_weight=None, *, cost_matrix=None):
         """Fit and calibrate the wrapped classifier; remember the class-level costs.
 
@@ -147,46 +203,50 @@ class BayesMinimumRiskClassifier(MetaEstimatorMixin, ClassifierMixin, BaseEstima
             X, estimator_name=type(self).__name__, feature_names=getattr(self, "feature_names_in_", None)
         )
         y = column_or_1d(y, warn=True)
+        weights = check_sample_weight(sample_weight, X.shape[0])
         self.classes_, y01, self.pos_label_ = encode_binary_target(
-            y, self.pos_label, estimator_name=type(self).__name__
+            y, self.pos_label, weights, estimator_name=type(self).__name__
         )
         self.positive_index_ = int(np.flatnonzero(self.classes_ == self.pos_label_)[0])
-        weights = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
-        costs = example_costs(cost_matrix, X.shape[0])
-        rng = check_random_state(self.random_state)
-
+        if cost_matrix is not None:
+            cost_matrix = check_cost_matrix(cost_matrix, X.shape[0])
+        calibration = self._calibration()
         n_smallest_class = int(np.bincount(y01, minlength=2).min())
-        if isinstance(self.cv, Integral) and n_smallest_class < self.cv:
+        if isinstance(calibration.folds, Integral) and n_smallest_class < calibration.folds:
             raise ValueError(
-                f"calibration with cv={self.cv} folds needs at least {self.cv} samples of each class; "
-                f"the smaller class has {n_smallest_class}"
+                f"calibration with {calibration.folds_parameter}={calibration.folds} folds needs at least "
+                f"{calibration.folds} samples of each class; the smaller class has {n_smallest_class}"
             )
-        folds = self.cv
-        if isinstance(self.cv, Integral):
-            folds = StratifiedKFold(self.cv, shuffle=True, random_state=draw_seed(rng))
-        estimator_seed = draw_seed(rng)
-        fit_weights = None if sample_weight is None else weights
-        if self.estimator is None:
-            # The default estimators are built here, so they can request sample_weight; metadata routing
-            # then hands it to every step (CalibratedClassifierCV cannot pass it to a Pipeline otherwise).
-            with config_context(enable_metadata_routing=True):
-                self.calibrated_classifier_ = self._calibrate(
-                    self._default_estimator(), folds, estimator_seed
-                )
-                self.calibrated_classifier_.fit(X, y01, sample_weight=fit_weights)
-        else:
-            self.calibrated_classifier_ = self._calibrate(clone(self.estimator), folds, estimator_seed)
-            self.calibrated_classifier_.fit(X, y01, sample_weight=fit_weights)
-        self.class_costs_ = np.average(costs, axis=0, weights=weights if weights.sum() > 0 else None)
-        self.threshold_ = float(bayes_minimum_risk_thresholds(self.class_costs_[None, :])[0])
+        self.class_costs_ = np.asarray(self._class_level_costs(y01, weights, cost_matrix), dtype=float)
+        self.threshold_ = self._class_level_threshold()
+
+        seeds_folds = isinstance(calibration.folds, Integral)
+        fold_seed, estimator_seed = self._sub_seeds(check_random_state(self.random_state), seeds_folds)
+        folds = (
+            StratifiedKFold(calibration.folds, shuffle=True, random_state=fold_seed)
+            if seeds_folds
+            else calibration.folds
+        )
+        estimator, routed = self._scored_estimator(estimator_seed)
+        self.calibrated_classifier_ = CalibratedClassifierCV(
+            estimator, method=calibration.method, cv=folds, ensemble=calibration.ensemble
+        )
+        with config_context(enable_metadata_routing=True) if routed else nullcontext():
+            self.calibrated_classifier_.fit(
+                X,
+                y01,
+                sample_weight=None if sample_weight is None else weights,
+                **self._estimator_fit_params(cost_matrix),
+            )
         return self
 
-    def _calibrate(self, estimator, folds, seed):
-        if "random_state" in estimator.get_params(deep=False):
-            estimator.set_params(random_state=seed)
-        return CalibratedClassifierCV(estimator, method=self.method, cv=folds)
+    def _class_level_threshold(self):
+        """``t`` of ``class_costs_`` under the regret scales (:meth:`_regret_scales`)."""
+        return float(bayes_minimum_risk_thresholds(self.class_costs_[None, :], *self._regret_scales())[0])
 
+    # -------------------------------------------------------------------------------------------- prediction
     def _positive_probability(self, X):
+        """The calibrated ``p(pos_label_ | x)`` of each row."""
         check_is_fitted(self, "calibrated_classifier_")
         X = validate_data(self, X, dtype=np.float64, reset=False)
         return self.calibrated_classifier_.predict_proba(X)[:, 1]
@@ -205,7 +265,9 @@ class BayesMinimumRiskClassifier(MetaEstimatorMixin, ClassifierMixin, BaseEstima
         n_samples = validate_data(self, X, dtype=np.float64, reset=False).shape[0]
         if cost_matrix is None:
             return np.full(n_samples, self.threshold_)
-        return bayes_minimum_risk_thresholds(check_cost_matrix(cost_matrix, n_samples))
+        return bayes_minimum_risk_thresholds(
+            check_cost_matrix(cost_matrix, n_samples), *self._regret_scales()
+        )
 
     def predict(self, X, cost_matrix=None):
         """Label each example by the smaller expected cost (risk) under its calibrated probability.
@@ -221,10 +283,7 @@ class BayesMinimumRiskClassifier(MetaEstimatorMixin, ClassifierMixin, BaseEstima
             costs = np.broadcast_to(self.class_costs_, (positive.shape[0], 4))
         else:
             costs = check_cost_matrix(cost_matrix, positive.shape[0])
-        c_fp, c_fn, c_tp, c_tn = costs.T
-        risk_positive = c_tp * positive + c_fp * (1.0 - positive)
-        risk_negative = c_tn * (1.0 - positive) + c_fn * positive
-        predicted_positive = risk_positive < risk_negative
+        predicted_positive = minimum_risk_decision(positive, costs, *self._regret_scales())
         return np.where(
             predicted_positive, self.classes_[self.positive_index_], self.classes_[1 - self.positive_index_]
         )

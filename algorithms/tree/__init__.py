@@ -11,6 +11,7 @@ Other combinations (``criterion`` x ``pruning``) are parameters of
 :class:`CostSensitiveDecisionTreeClassifier`.
 """
 
+from algorithms._registry import family_methods
 from algorithms.tree._export import export_graphviz, export_text
 from algorithms.tree._nodes import NodeArrays
 from algorithms.tree.csdt import (
@@ -20,11 +21,8 @@ from algorithms.tree.csdt import (
     DecisionTreeUnpruned,
 )
 
-TREE_METHODS: dict[str, type] = {
-    "csdt": CostSensitiveTreeCostPruned,
-    "dt-costp": DecisionTreeCostPruned,
-    "dt": DecisionTreeUnpruned,
-}
+#: The family's block of :data:`algorithms._registry.FAMILY_METHODS`.
+TREE_METHODS = family_methods("tree")
 
 __all__ = [
     "TREE_METHODS",

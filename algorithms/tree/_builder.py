@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from algorithms.tree._criteria import Criterion, weighted_prediction_costs
+from algorithms.tree._criteria import Criterion, weighted_class_counts, weighted_prediction_costs
 from algorithms.tree._nodes import LEAF, NodeArrays
 from algorithms.tree._splitter import best_split, partition, presort
 
@@ -52,9 +52,9 @@ def grow_tree(X, y01, costs, sample_weight, criterion: Criterion, limits: Growth
         features.
     """
     n_features = X.shape[1]
-    class_masses = np.column_stack([sample_weight * (1 - y01), sample_weight * y01])
+    class_masses = weighted_class_counts(y01, sample_weight)
     cost_masses = weighted_prediction_costs(y01, costs, sample_weight)
-    split_masses = cost_masses if criterion.cost_masses else class_masses
+    split_masses = criterion.split_masses(class_masses, cost_masses)
     goes_left = np.zeros(X.shape[0], dtype=bool)
     features_by_row = np.ascontiguousarray(X.T)
     all_features = np.arange(n_features)
@@ -70,7 +70,7 @@ def grow_tree(X, y01, costs, sample_weight, criterion: Criterion, limits: Growth
         samples = node_order[0]
         node_value = class_masses[samples].sum(axis=0)
         node_cost = cost_masses[samples].sum(axis=0)
-        node_split_mass = node_value if not criterion.cost_masses else node_cost
+        node_split_mass = criterion.split_masses(node_value, node_cost)
         impurity = float(criterion.impurity(node_split_mass[0], node_split_mass[1]))
         for name, item in (
             ("children_left", LEAF),

@@ -28,6 +28,7 @@ __all__ = [
     "cost_impurity",
     "entropy_impurity",
     "gini_impurity",
+    "weighted_class_counts",
     "weighted_prediction_costs",
 ]
 
@@ -102,17 +103,31 @@ class Criterion:
         self.weighted_gain = weighted_gain
         self.cost_masses = cost_masses
 
-    def sample_masses(self, y01, costs, sample_weight):
-        """The two masses of every sample, shape (n_samples, 2) (see the module docstring)."""
-        if self.cost_masses:
-            return weighted_prediction_costs(y01, costs, sample_weight)
-        return np.column_stack([sample_weight * (1 - y01), sample_weight * y01])
+    def split_masses(self, class_counts, prediction_costs):
+        """The masses this criterion splits by: ``prediction_costs`` or ``class_counts`` (module docstring).
+
+        Both arguments are arrays of the same shape ending in the two masses, per sample
+        (:func:`weighted_class_counts`, :func:`weighted_prediction_costs`) or summed over a node.
+        """
+        return prediction_costs if self.cost_masses else class_counts
 
     def leaf_label(self, mass0, mass1):
         """Predicted class of a node: 1 iff mass 1 is strictly cheaper (cost, Eq. 11) or strictly larger."""
         if self.cost_masses:
             return np.asarray(mass1 < mass0, dtype=np.int64)
         return np.asarray(mass1 > mass0, dtype=np.int64)
+
+
+def weighted_class_counts(y01, sample_weight):
+    """Weighted class counts of each sample: ``w_i (1 - y_i)`` (column 0) and ``w_i y_i`` (column 1).
+
+    Parameters
+    ----------
+    y01 : ndarray of shape (n_samples,)
+        True labels coded 0/1.
+    sample_weight : ndarray of shape (n_samples,)
+    """
+    return np.column_stack([sample_weight * (1 - y01), sample_weight * y01])
 
 
 def weighted_prediction_costs(y01, costs, sample_weight):

@@ -161,7 +161,7 @@ def best_split(
     node_order : ndarray of shape (n_features, n_node_samples)
         The node's sample indices sorted by each feature (see :func:`partition`).
     masses : ndarray of shape (n_samples, 2)
-        The criterion's two masses per sample (``Criterion.sample_masses``).
+        The criterion's two masses per sample (``Criterion.split_masses``).
     features : ndarray of int
         Candidate features (all, or a random subset when ``max_features`` is set).
     criterion : Criterion

@@ -8,6 +8,10 @@ a grid (AdaCC paper, Section 5.2: C- in {0.1, ..., 1.0}, chosen by F1):
 - ``"inner-cv"``: mean F1 over stratified inner folds of the training fold; refit the winner on all of it;
 - ``"validation"``: F1 on a held-out validation split (``tvt`` protocol), then refit on the training split.
 
+The candidates of one training set are fit together (:func:`algorithms.cost_grid.fit_negative_cost_grid`:
+each is the model its own fit gives, the boosting methods boosting all of them in one loop), once per inner
+fold under ``"inner-cv"``.
+
 Ties go to the later candidate of the grid, the one closest to cost-insensitive (the larger C- of the F1 grid,
 equal class costs on :func:`regret_scale_grid`). Boosting candidates are scored with all their rounds. A
 candidate whose fit raises ``ValueError`` (e.g. no weak learner beats chance at that C-) scores NaN and cannot
@@ -28,6 +32,7 @@ rows (savings -0.07) and AdaCost 91 % (0.00), against 0.47 and 0.49 with the sel
 from __future__ import annotations
 
 import time
+import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -36,6 +41,8 @@ from sklearn.base import clone
 from sklearn.model_selection import StratifiedKFold
 
 from algorithms.boosting._rules import class_mean_regrets
+from algorithms.cost_grid import fit_negative_cost_grid
+from algorithms.exceptions import CostMatrixIgnoredWarning
 from algorithms.metrics import f1, savings_score
 from tasks.fitting.estimators import fit_estimator, has_class_costs
 from tasks.fitting.evaluate import predict_labels
@@ -71,16 +78,27 @@ def regret_scale_grid(target, cost_matrix, steps: int = REGRET_SCALE_STEPS) -> t
     return tuple(float(ratio ** (k / steps)) for k in range(steps + 1))
 
 
-def _candidate_score(estimator, negative_cost, train, scored):
-    """The candidate fit on ``train`` and its score on ``scored``: savings with costs, else F1.
+def _fit_grid(estimator, negative_costs, train):
+    """Every candidate C- fit on ``train`` at once (:func:`algorithms.cost_grid.fit_negative_cost_grid`).
 
-    ``train`` and ``scored`` are ``(features, target)`` or ``(features, target, cost_matrix)``.
+    ``train`` is ``(features, target)`` or ``(features, target, cost_matrix)``. As in :func:`fit_estimator`,
+    the warning of a method that ignores the costs is silenced.
     """
-    model = fit_estimator(clone(estimator).set_params(negative_cost=negative_cost), *train)
+    features, target, *costs = train
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", CostMatrixIgnoredWarning)
+        return fit_negative_cost_grid(
+            estimator, features, target, negative_costs, cost_matrix=costs[0] if costs else None
+        )
+
+
+def _candidate_score(model, scored):
+    """A fitted candidate's score on ``scored`` ``(features, target[, cost_matrix])``: savings with costs,
+    else F1."""
     features, target, *costs = scored
     if not costs:
-        return model, f1(target, model.predict(features))
-    return model, savings_score(target, predict_labels(model, features, costs[0]), costs[0])
+        return f1(target, model.predict(features))
+    return savings_score(target, predict_labels(model, features, costs[0]), costs[0])
 
 
 def select_negative_cost(
@@ -145,29 +163,36 @@ def select_negative_cost(
         chosen = (features[index], target[index])
         return chosen if cost_matrix is None else (*chosen, cost_matrix[index])
 
-    scores: dict[float, float] = {}
+    grid = [float(cost) for cost in negative_costs]
+    if mode == "inner-cv":
+        folds = StratifiedKFold(n_splits=inner_folds, shuffle=True, random_state=random_state)
+        splits = [(rows(train), rows(test)) for train, test in folds.split(features, target)]
+    else:
+        splits = [(rows(), rows() if mode == "train" else validation)]
+    fold_scores: dict[float, list[float]] = {cost: [] for cost in grid}
     models: dict[float, object] = {}
     errors: dict[float, str] = {}
-    for negative_cost in map(float, negative_costs):
-        try:
+    for train, scored in splits:
+        for fit in _fit_grid(estimator, grid, train):
+            cost = fit.negative_cost
+            if cost in errors:
+                continue
+            if fit.error is not None:  # this C- cannot be fit (no weak learner beats chance): not selectable
+                errors[cost] = f"{type(fit.error).__name__}: {fit.error}"
+                continue
+            try:
+                fold_scores[cost].append(_candidate_score(fit.model, scored))
+            except ValueError as error:
+                errors[cost] = f"{type(error).__name__}: {error}"
+                continue
             if mode == "train":
-                models[negative_cost], scores[negative_cost] = _candidate_score(
-                    estimator, negative_cost, rows(), rows()
-                )
-            elif mode == "validation":
-                scores[negative_cost] = _candidate_score(estimator, negative_cost, rows(), validation)[1]
-            else:
-                folds = StratifiedKFold(n_splits=inner_folds, shuffle=True, random_state=random_state)
-                fold_scores = [
-                    _candidate_score(estimator, negative_cost, rows(train), rows(test))[1]
-                    for train, test in folds.split(features, target)
-                ]
-                scores[negative_cost] = float(np.mean(fold_scores))
-        except ValueError as error:  # this C- cannot be fit (no weak learner beats chance): not selectable
-            scores[negative_cost] = float("nan")
-            errors[negative_cost] = f"{type(error).__name__}: {error}"
+                models[cost] = fit.model
+    scores = {
+        cost: float("nan") if cost in errors else float(np.mean(values))
+        for cost, values in fold_scores.items()
+    }
     if len(errors) == len(scores):
-        details = "; ".join(f"C-={cost}: {message}" for cost, message in errors.items())
+        details = "; ".join(f"C-={cost}: {errors[cost]}" for cost in scores if cost in errors)
         raise ValueError(f"no candidate C- could be fit during cost selection: {details}")
     fitted = [cost for cost in scores if cost not in errors]  # in grid order: later is closer to cost-blind
     scored = [cost for cost in fitted if np.isfinite(scores[cost])]

@@ -15,7 +15,12 @@ from sklearn.tree import DecisionTreeClassifier
 from algorithms import METHODS, metrics
 from algorithms.boosting import BOOSTING_METHODS, AdaBoost, AdaCC1, BaseBoostingClassifier, BoostingRules
 from algorithms.boosting._base import FixedCostBoostingClassifier
-from algorithms.boosting._rules import adaboost_alpha, cost_proportional_initial_weights, fixed_round_costs
+from algorithms.boosting._rules import (
+    RoundCosts,
+    adaboost_alpha,
+    cost_proportional_initial_weights,
+    fixed_round_costs,
+)
 from algorithms.boosting.m2 import probability_output
 from algorithms.exceptions import CostMatrixIgnoredWarning
 
@@ -361,11 +366,39 @@ def test_presorted_stump_serves_round_sets_on_the_fit_rows_and_falls_back_otherw
     reference = DecisionStump().fit(X, y, sample_weight=weights)
     fitter = AdaBoost()._weak_learner_fitter(X)
     assert fitter.search is None  # nothing sorted before the first round
-    on_fit_rows = fitter(X, y, weights, 0)
+    (on_fit_rows,) = fitter([(X, y, weights)], [0])
     assert fitter.search is not None
     copy = X.copy()
-    fallback = fitter(copy, y, weights, 0)
+    (fallback,) = fitter([(copy, y, weights)], [0])
     assert isinstance(fallback, DecisionStump) and fallback is not on_fit_rows
     for stump in (on_fit_rows, fallback):
         assert (stump.feature_, stump.threshold_) == (reference.feature_, reference.threshold_)
         np.testing.assert_array_equal(stump.predict(X), reference.predict(X))
+
+
+def _misnamed_alpha(weighted_eror):  # the loop knows "weighted_error", not this name
+    return adaboost_alpha(weighted_eror)
+
+
+class _MisnamedRule(BaseBoostingClassifier):
+    def _boosting_rules(self):
+        return BoostingRules(alpha=_misnamed_alpha)
+
+
+class _TooEarlyRule(BaseBoostingClassifier):
+    """Round costs that read the alpha, which the loop computes only after them."""
+
+    def _boosting_rules(self):
+        return BoostingRules(round_costs=lambda y, alpha: RoundCosts(np.full(y.size, alpha), alpha, alpha))
+
+
+@pytest.mark.parametrize(
+    ("variant", "parameter", "rule"),
+    [(_MisnamedRule, "weighted_eror", "_misnamed_alpha"), (_TooEarlyRule, "alpha", "<lambda>")],
+)
+def test_a_rule_parameter_that_names_no_quantity_raises(imbalanced, variant, parameter, rule):
+    X, y = imbalanced
+    with pytest.raises(TypeError, match=rf"rule .*{rule} has parameter\(s\) \['{parameter}'\]") as raised:
+        variant(n_estimators=2).fit(X, y)
+    for known in ("weighted_error", "weights", "output", "cumulative_votes", "fixed_costs"):
+        assert f"'{known}'" in str(raised.value)

@@ -24,7 +24,6 @@ from algorithms.boosting._rules import (
     example_costs_from_matrix,
     example_row_weights,
     regrets_from_matrix,
-    row_decision_thresholds,
 )
 from algorithms.exceptions import CostMatrixIgnoredWarning
 from algorithms.metrics import savings_score
@@ -52,11 +51,6 @@ def test_regrets_class_costs_and_row_weights_by_hand():
         example_costs_from_matrix(Y_SMALL, MATRIX_SMALL), [1, 1, 1 / 6, 1 / 6, 1 / 6], **TOLERANCE
     )
     assert_allclose(example_row_weights(Y_SMALL, MATRIX_SMALL), [10 / 6, 2 / 6, 1.0, 2.0, 0.0], **TOLERANCE)
-    # the per-row Bayes threshold r- / (r+ + r-) from both regrets of the row (C_FN - C_TP, C_FP - C_TN):
-    # 1 / 11, 1 / 3, 1 / 1 (r+ = -1 clipped), 2 / 2, and a row without any regret is never positive
-    thresholds = row_decision_thresholds(MATRIX_SMALL)
-    assert_allclose(thresholds[:4], [1 / 11, 1 / 3, 1.0, 1.0], **TOLERANCE)
-    assert thresholds[4] == np.inf
 
 
 def test_a_matrix_constant_per_class_gives_the_class_costs_and_unit_row_weights():
@@ -66,16 +60,13 @@ def test_a_matrix_constant_per_class_gives_the_class_costs_and_unit_row_weights(
 
 
 def test_class_costs_scale_their_class_regret_in_the_costs_and_the_row_thresholds():
-    """With a cost matrix C+- multiply R+- (and each row's r+-): here R+ = 6, R- = 1, so C- = 3 gives
-    c(-) = 3 / 6 and the thresholds become 3 r- / (r+ + 3 r-)."""
+    """With a cost matrix C+- multiply R+- (and each row's r+-, tests/algorithms/cost/test_minimum_risk.py):
+    here R+ = 6, R- = 1, so C- = 3 gives c(-) = 3 / 6."""
     assert_allclose(
         example_costs_from_matrix(Y_SMALL, MATRIX_SMALL, 1.0, 3.0), [1, 1, 0.5, 0.5, 0.5], **TOLERANCE
     )
     assert_allclose(
         example_costs_from_matrix(Y_SMALL, MATRIX_SMALL, 1.0, 12.0), [0.5, 0.5, 1, 1, 1], **TOLERANCE
-    )
-    assert_allclose(
-        row_decision_thresholds(MATRIX_SMALL, 1.0, 3.0)[:4], [3 / 13, 3 / 5, 1.0, 1.0], **TOLERANCE
     )
 
 
@@ -103,6 +94,13 @@ def marketing_like():
     c_fn = np.maximum(balance * 0.25 * 0.0246, 1.0)
     matrix = np.column_stack([np.ones(n), c_fn, np.ones(n), np.zeros(n)])
     return train_test_split(X, y, matrix, test_size=0.5, stratify=y, random_state=0)
+
+
+def _minimum_risk_labels(probability, costs):
+    """1 where ``(C_FN - C_TP) p > (C_FP - C_TN) (1 - p)``: predicting positive has the smaller risk."""
+    return (
+        (costs[:, 1] - costs[:, 2]) * probability > (costs[:, 0] - costs[:, 3]) * (1 - probability)
+    ).astype(int)
 
 
 def _signed(learner, X):
@@ -188,7 +186,7 @@ def test_adamec_decides_each_row_by_its_own_costs(marketing_like):
         alpha * _signed(learner, X_test)
         for alpha, learner in zip(model.estimator_weights_, model.estimators_, strict=True)
     )
-    expected = (expit(2 * margin) > row_decision_thresholds(costs_test)).astype(int)
+    expected = _minimum_risk_labels(expit(2 * margin), costs_test)
     assert_array_equal(model.predict(X_test, cost_matrix=costs_test), expected)
     *_, last = model.staged_predict(X_test, cost_matrix=costs_test)
     assert_array_equal(last, expected)
@@ -200,7 +198,7 @@ def test_calibrated_variants_decide_each_row_by_its_own_costs(marketing_like):
     X_train, X_test, y_train, _, costs_train, costs_test = marketing_like
     model = AdaMECCalibrated(n_estimators=10, random_state=0).fit(X_train, y_train, cost_matrix=costs_train)
     probability = model.predict_proba(X_test)[:, 1]
-    expected = (probability > row_decision_thresholds(costs_test)).astype(int)
+    expected = _minimum_risk_labels(probability, costs_test)
     assert_array_equal(model.predict(X_test, cost_matrix=costs_test), expected)
 
 

@@ -102,12 +102,10 @@ def test_calibrated_threshold_is_the_minimum_expected_cost_and_moves_with_negati
     positives_predicted = []
     for negative_cost in (0.1, 0.3, 0.6, 1.0):
         model = method(n_estimators=20, negative_cost=negative_cost, random_state=0).fit(X, Y)
-        assert model.decision_threshold_ == pytest.approx(negative_cost / (1.0 + negative_cost), abs=1e-15)
+        assert model.threshold_ == pytest.approx(negative_cost / (1.0 + negative_cost), abs=1e-15)
         positive_probability = model.predict_proba(X)[:, 1]
-        assert_array_equal(model.predict(X), (positive_probability > model.decision_threshold_).astype(int))
-        assert_allclose(
-            model.decision_function(X), positive_probability - model.decision_threshold_, **TOLERANCE
-        )
+        assert_array_equal(model.predict(X), (positive_probability > model.threshold_).astype(int))
+        assert_allclose(model.decision_function(X), positive_probability - model.threshold_, **TOLERANCE)
         positives_predicted.append(int(model.predict(X).sum()))
     assert positives_predicted == sorted(positives_predicted, reverse=True)
     assert positives_predicted[0] > positives_predicted[-1]
@@ -148,9 +146,7 @@ def test_calibration_is_cross_fitted_and_the_ensemble_is_refitted_on_all_data():
 def test_calibrated_variants_need_enough_samples_per_class_for_the_folds():
     y = np.zeros(20, dtype=int)
     y[:2] = 1
-    with pytest.raises(
-        ValueError, match="calibration_folds=3 needs at least that many samples of each class"
-    ):
+    with pytest.raises(ValueError, match="calibration_folds=3 folds needs at least 3 samples of each class"):
         AdaMECCalibrated().fit(np.arange(20.0).reshape(-1, 1), y)
 
 
@@ -160,4 +156,4 @@ def test_calibrated_variants_pass_the_cost_matrix_to_the_ensemble():
     )
     with_classes = CGAdaCalibrated(n_estimators=10, negative_cost=0.4, random_state=0).fit(X, Y)
     assert_allclose(with_matrix.predict_proba(X), with_classes.predict_proba(X), **TOLERANCE)
-    assert with_matrix.decision_threshold_ == pytest.approx(0.4 / 1.4, abs=1e-15)
+    assert with_matrix.threshold_ == pytest.approx(0.4 / 1.4, abs=1e-15)

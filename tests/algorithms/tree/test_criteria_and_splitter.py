@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from algorithms.tree import CostSensitiveDecisionTreeClassifier
-from algorithms.tree._criteria import CRITERIA, weighted_prediction_costs
+from algorithms.tree._criteria import CRITERIA, weighted_class_counts, weighted_prediction_costs
 from algorithms.tree._splitter import best_split, partition, presort
 
 # Four examples, columns [C_FP, C_FN, C_TP, C_TN].
@@ -24,6 +24,13 @@ HAND_Y = np.array([1, 0, 1, 0])
 HAND_COSTS = np.array(
     [[3.0, 10.0, 1.0, 0.0], [2.0, 7.0, 0.0, 0.0], [9.0, 4.0, 1.0, 2.0], [5.0, 1.0, 3.0, 0.0]]
 )
+
+
+def _sample_masses(criterion, y, costs, weights):
+    """The per-sample masses ``criterion`` splits by, as the tree's growth derives them."""
+    return criterion.split_masses(
+        weighted_class_counts(y, weights), weighted_prediction_costs(y, costs, weights)
+    )
 
 
 def test_node_costs_impurity_and_label_by_hand():
@@ -121,7 +128,7 @@ def test_split_search_equals_brute_force(data, n_samples, n_features, criterion_
         data.draw(st.lists(st.sampled_from([0.5, 1.0, 2.0]), min_size=n_samples, max_size=n_samples))
     )
     criterion = CRITERIA[criterion_name]
-    masses = criterion.sample_masses(y, costs, weights)
+    masses = _sample_masses(criterion, y, costs, weights)
     expected = _brute_force_children_impurity(X, masses, criterion, min_samples_leaf)
     split = best_split(
         X.T.copy(), presort(X), masses, np.arange(n_features), criterion, min_samples_leaf=min_samples_leaf
@@ -139,7 +146,7 @@ def test_max_thresholds_restricts_candidates_to_quantiles():
     rng = np.random.default_rng(0)
     X = rng.permutation(np.arange(100.0))[:, None]
     y = (X[:, 0] >= 37).astype(int)  # the exact split is at 36.5, not on a 10 % quantile
-    masses = CRITERIA["gini"].sample_masses(y, np.zeros((100, 4)), np.ones(100))
+    masses = _sample_masses(CRITERIA["gini"], y, np.zeros((100, 4)), np.ones(100))
     exact = best_split(X.T.copy(), presort(X), masses, np.array([0]), CRITERIA["gini"])
     coarse = best_split(X.T.copy(), presort(X), masses, np.array([0]), CRITERIA["gini"], max_thresholds=10)
     assert exact.threshold == 36.5 and exact.children_impurity == 0.0
@@ -182,7 +189,7 @@ def test_max_thresholds_equals_a_brute_force_over_numpy_percentiles(
         dtype=float,
     )
     criterion = CRITERIA["cost"]
-    masses = criterion.sample_masses(y, costs, np.ones(n_samples))
+    masses = _sample_masses(criterion, y, costs, np.ones(n_samples))
     expected = np.inf
     for k in range(max_thresholds):
         left = X[:, 0] <= np.percentile(X[:, 0], 100 * k / max_thresholds, method="lower")

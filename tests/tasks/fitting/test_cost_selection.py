@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.datasets import load_breast_cancer
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import StratifiedKFold
@@ -277,3 +277,68 @@ def test_every_fixed_cost_method_selected_by_savings_flags_both_classes_and_save
     flagged = predict_labels(selected.model, X_test, costs_test)
     assert set(np.unique(flagged)) == {0, 1}
     assert savings_score(y_test, flagged, costs_test) > 0.2
+
+
+def _candidate_by_candidate(estimator, features, target, grid, mode, validation=None, cost_matrix=None):
+    """The selection fitting one model per candidate (per inner fold), as before the grid was fit at once."""
+    from tasks.fitting.evaluate import predict_labels
+
+    def score(cost, train, scored):
+        model = fit_estimator(clone(estimator).set_params(negative_cost=cost), *train)
+        x, y, *costs = scored
+        if not costs:
+            return f1(y, model.predict(x))
+        return savings_score(y, predict_labels(model, x, costs[0]), costs[0])
+
+    def rows(index):
+        return (features[index], target[index]) + (() if cost_matrix is None else (cost_matrix[index],))
+
+    everything = rows(np.arange(target.size))
+    scores = {}
+    for cost in grid:
+        try:
+            if mode == "inner-cv":
+                folds = StratifiedKFold(n_splits=3, shuffle=True, random_state=0).split(features, target)
+                scores[cost] = float(np.mean([score(cost, rows(a), rows(b)) for a, b in folds]))
+            else:
+                scores[cost] = score(cost, everything, everything if mode == "train" else validation)
+        except ValueError:
+            scores[cost] = float("nan")
+    finite = [cost for cost in grid if np.isfinite(scores[cost])]
+    return max(reversed(finite), key=lambda cost: scores[cost]), scores
+
+
+@pytest.mark.parametrize("mode", ["train", "validation", "inner-cv"])
+@pytest.mark.parametrize("key", ["csb2", "adamec", "adamec-cal", "cs-adaboost"])
+def test_the_grid_fit_at_once_selects_as_candidate_by_candidate_fits(credit_like, key, mode):
+    """The C- selection fits its grid in one loop (algorithms.cost_grid); it picks the same C- from the same
+    scores, and the model it returns is the winner's own fit."""
+
+    from tasks.fitting.evaluate import predict_labels
+
+    X_train, X_test, y_train, y_test, costs_train, costs_test = credit_like
+    X_train, y_train, costs_train = X_train[:900], y_train[:900], costs_train[:900]
+    estimator = METHODS[key](n_estimators=20, random_state=0)
+    grid = regret_scale_grid(y_train, costs_train)
+    validation = (X_test[:600], y_test[:600], costs_test[:600])
+    expected_best, expected_scores = _candidate_by_candidate(
+        estimator, X_train, y_train, grid, mode, validation, costs_train
+    )
+    result = fit_with_cost_selection(
+        estimator,
+        X_train,
+        y_train,
+        cost_matrix=costs_train,
+        cost_selection=mode if mode != "validation" else "train",
+        validation=validation if mode == "validation" else None,
+    )
+    assert result.selection_scores == expected_scores  # exactly: the same models, the same scores
+    assert result.negative_cost == expected_best
+    own = fit_estimator(
+        clone(estimator).set_params(negative_cost=expected_best), X_train, y_train, costs_train
+    )
+    assert_array_equal = np.testing.assert_array_equal
+    assert_array_equal(
+        predict_labels(result.model, X_test, costs_test), predict_labels(own, X_test, costs_test)
+    )
+    assert_array_equal(result.model.predict_proba(X_test), own.predict_proba(X_test))
