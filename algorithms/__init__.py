@@ -22,7 +22,18 @@ def __getattr__(name: str):
             from algorithms.baselines import BASELINE_METHODS
             from algorithms.boosting import BOOSTING_METHODS
             from algorithms.cost import COST_METHODS
+            from algorithms.ensemble import ENSEMBLE_METHODS
+            from algorithms.gradient_boosting import GRADIENT_BOOSTING_METHODS
+            from algorithms.linear import LINEAR_METHODS
             from algorithms.tree import TREE_METHODS
 
-            globals()["METHODS"] = {**BOOSTING_METHODS, **TREE_METHODS, **COST_METHODS, **BASELINE_METHODS}
+            globals()["METHODS"] = {
+                **BOOSTING_METHODS,
+                **TREE_METHODS,
+                **COST_METHODS,
+                **BASELINE_METHODS,
+                **LINEAR_METHODS,
+                **GRADIENT_BOOSTING_METHODS,
+                **ENSEMBLE_METHODS,
+            }
     return globals()["METHODS"]

@@ -3,7 +3,9 @@
 The imbalance metrics are those of the AdaCC paper (Table 5) and the WOTBoost paper: TPR, TNR, precision,
 balanced accuracy, F1, G-mean, AUC and OPM (the mean of AUC, balanced accuracy, G-mean, F1, TPR and TNR).
 Cost and savings follow the CSDT paper (Eq. 2-4) with the cost matrix layout used throughout cslearn:
-columns ``[C_FP, C_FN, C_TP, C_TN]``, one row per example.
+columns ``[C_FP, C_FN, C_TP, C_TN]``, one row per example. Their probabilistic forms, the expected cost and
+expected savings of positive-class probabilities (Höppner et al. 2022, EJOR), score a probability
+without choosing a threshold: the loss cslogit and csboost minimise.
 
 Every metric takes ``y_true`` and ``y_pred`` coded with the positive (minority) class as ``pos_label``
 (default 1); scikit-learn and imbalanced-learn compute the underlying rates.
@@ -29,6 +31,8 @@ __all__ = [
     "check_cost_matrix",
     "classification_report_dict",
     "cost_loss",
+    "expected_cost_loss",
+    "expected_savings_score",
     "f1",
     "g_mean",
     "opm",
@@ -182,6 +186,60 @@ def savings_score(y_true, y_pred, cost_matrix, *, pos_label=1):
     if cost_base == 0:
         return float("nan")
     return float((cost_base - cost_loss(y_true, y_pred, costs, pos_label=pos_label)) / cost_base)
+
+
+def _probability_of_positive(y_proba, n_samples):
+    proba = np.asarray(y_proba, dtype=float)
+    if proba.ndim == 2 and proba.shape[1] == 2:
+        proba = proba[:, 1]
+    if proba.shape != (n_samples,):
+        raise ValueError(
+            f"y_proba must hold one positive-class probability per row, shape ({n_samples},) or "
+            f"({n_samples}, 2); got shape {np.asarray(y_proba).shape}"
+        )
+    outside = ~((proba >= 0) & (proba <= 1))
+    if outside.any():
+        raise ValueError(
+            f"y_proba must lie in [0, 1]; rows {np.flatnonzero(outside)[:10].tolist()} do not"
+            + (" ..." if outside.sum() > 10 else "")
+        )
+    return proba
+
+
+def expected_cost_loss(y_true, y_proba, cost_matrix, *, pos_label=1):
+    """Total expected cost of positive-class probabilities (Höppner et al. 2022).
+
+    ``sum_i y_i (p_i C_TP_i + (1 - p_i) C_FN_i) + (1 - y_i) (p_i C_FP_i + (1 - p_i) C_TN_i)``: the cost of
+    Eq. 2-3 of the CSDT paper with the decision ``c_i`` replaced by the probability ``p_i``. For 0/1
+    "probabilities" it equals :func:`cost_loss`.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+    y_proba : array-like of shape (n_samples,) or (n_samples, 2)
+        ``P(positive)``, or ``predict_proba`` output whose second column is the positive class.
+    cost_matrix : array-like of shape (n_samples, 4)
+    pos_label : default=1
+    """
+    t = (np.asarray(y_true) == pos_label).astype(float)
+    proba = _probability_of_positive(y_proba, t.shape[0])
+    c_fp, c_fn, c_tp, c_tn = check_cost_matrix(cost_matrix, t.shape[0]).T
+    per_example = t * (proba * c_tp + (1 - proba) * c_fn) + (1 - t) * (proba * c_fp + (1 - proba) * c_tn)
+    return float(per_example.sum())
+
+
+def expected_savings_score(y_true, y_proba, cost_matrix, *, pos_label=1):
+    """Expected savings of probabilities over the cheaper trivial classifier (Höppner et al. 2022).
+
+    ``(Cost_l - ExpectedCost(p)) / Cost_l`` with ``Cost_l`` of :func:`savings_score` (CSDT Eq. 4) and the
+    expected cost of :func:`expected_cost_loss`. NaN when ``Cost_l`` is zero.
+    """
+    t = (np.asarray(y_true) == pos_label).astype(int)
+    costs = check_cost_matrix(cost_matrix, t.shape[0])
+    cost_base = min(cost_loss(t, np.zeros_like(t), costs), cost_loss(t, np.ones_like(t), costs))
+    if cost_base == 0:
+        return float("nan")
+    return float((cost_base - expected_cost_loss(t, y_proba, costs)) / cost_base)
 
 
 def classification_report_dict(y_true, y_pred, y_score=None, cost_matrix=None, *, pos_label=1):

@@ -1,14 +1,16 @@
 """Cost-sensitive methods around any classifier: Bayes minimum risk and cost-proportionate sampling.
 
 ``COST_METHODS`` maps registry keys to classifiers that construct with no arguments: ``"bmr-lr"``,
-``"bmr-rf"``, ``"bmr-dt"`` (Bayes minimum risk around a calibrated logistic regression, random forest or
-decision tree). The samplers are imblearn samplers, not classifiers; they are listed in ``COST_SAMPLERS`` for
-use in an imblearn ``Pipeline``. Savings and cost are in ``algorithms.metrics``.
+``"bmr-rf"``, ``"bmr-dt"``, ``"bmr-hgb"`` (Bayes minimum risk around a calibrated logistic regression,
+random forest, decision tree or histogram gradient boosting). The samplers are imblearn samplers, not
+classifiers; they are listed in ``COST_SAMPLERS`` for use in an imblearn ``Pipeline``. Savings and cost
+are in ``algorithms.metrics``.
 """
 
 from algorithms.cost.bayes_minimum_risk import (
     BayesMinimumRiskClassifier,
     BayesMinimumRiskDecisionTree,
+    BayesMinimumRiskHistGradientBoosting,
     BayesMinimumRiskLogisticRegression,
     BayesMinimumRiskRandomForest,
     bayes_minimum_risk_thresholds,
@@ -23,6 +25,7 @@ COST_METHODS: dict[str, type] = {
     "bmr-lr": BayesMinimumRiskLogisticRegression,
     "bmr-rf": BayesMinimumRiskRandomForest,
     "bmr-dt": BayesMinimumRiskDecisionTree,
+    "bmr-hgb": BayesMinimumRiskHistGradientBoosting,
 }
 
 #: Cost-proportionate samplers by name (imblearn samplers taking ``cost_matrix`` in ``fit_resample``).
@@ -36,6 +39,7 @@ __all__ = [
     "COST_SAMPLERS",
     "BayesMinimumRiskClassifier",
     "BayesMinimumRiskDecisionTree",
+    "BayesMinimumRiskHistGradientBoosting",
     "BayesMinimumRiskLogisticRegression",
     "BayesMinimumRiskRandomForest",
     "CostProportionateOverSampler",

@@ -39,17 +39,26 @@ def test_the_use_of_costs_is_observed_not_declared(described):
     """Oracles from the papers: cost-blind methods (AdaBoost, the resamplers, plain trees) ignore the matrix;
     the fixed-cost boosters, AdaCC (regret as cost mass, issue 8) and the cost-sensitive trees fit
     differently;
-    BMR, AdaMEC and the calibrated boosters decide with it."""
+    BMR, AdaMEC and the calibrated boosters decide with it; cslogit, csboost and the tree ensembles fit
+    and decide with it."""
     fit = {key for key, info in described.items() if info.fit_uses_costs}
     assert {"csdt", "dt-costp", "cgada", "adamec", "csb1", "adacost", "adac1", "cs-adaboost", "adacc1"} <= fit
-    assert not fit & {"adaboost", "dt", "smoteboost", "wotboost", "smote-dt", "rusboost"}
+    assert not fit & {"adaboost", "dt", "smoteboost", "wotboost", "smote-dt", "rusboost", "bmr-hgb"}
+    assert {"cslogit", "csboost", "csforest", "csbagging", "cspasting", "cspatches"} <= fit
     assert {key for key, info in described.items() if info.predict_uses_costs} == {
         "bmr-lr",
         "bmr-rf",
         "bmr-dt",
+        "bmr-hgb",
         "adamec",
         "adamec-cal",
         "cgada-cal",
+        "cslogit",
+        "csboost",
+        "csforest",
+        "csbagging",
+        "cspasting",
+        "cspatches",
     }
     assert {key for key, info in described.items() if info.class_costs} == {
         key for key in METHODS if "negative_cost" in METHODS[key]().get_params()

@@ -157,7 +157,7 @@ def test_bad_inputs_raise_clear_errors():
 
 
 def test_registry_entries():
-    assert set(COST_METHODS) == {"bmr-lr", "bmr-rf", "bmr-dt"}
+    assert set(COST_METHODS) == {"bmr-lr", "bmr-rf", "bmr-dt", "bmr-hgb"}
     for key, cls in COST_METHODS.items():
         assert METHODS[key] is cls
         assert set(cls().get_params()) == set(BayesMinimumRiskClassifier().get_params())
