@@ -32,6 +32,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+from scipy.special import expit
 
 from algorithms.cost import bayes_minimum_risk_thresholds
 from algorithms.gradient_boosting._objective import expected_cost_gradients
@@ -133,7 +134,7 @@ def fit_and_score(library, problem, rounds, custom):
     started = time.perf_counter()
     raw_scores = FITS[library](X_train, y_train, c_train, rounds, custom)
     seconds = time.perf_counter() - started
-    proba = 1.0 / (1.0 + np.exp(-raw_scores(X_test)))
+    proba = expit(raw_scores(X_test))
     predicted = (proba > bayes_minimum_risk_thresholds(c_test)).astype(int)
     return seconds, savings_score(y_test, predicted, c_test)
 
