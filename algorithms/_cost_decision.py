@@ -7,6 +7,10 @@ CSDT paper, Section 2.3: with the model's positive probability ``p_i``, predict 
 (:func:`algorithms.cost.bayes_minimum_risk_thresholds`; ``t_i = +inf``, never positive, where the
 denominator is not positive). Without a cost matrix at predict time the class-level costs learned at fit
 apply: the sample-weighted column means of the training cost matrix.
+
+A model fitted on the expected cost has already weighed each row's costs, so its probability may also be
+decided at 1/2 (Höppner et al. 2022 decide so): ``decision="half"``. Which decision is the default of each
+model was chosen on data (``docs/results/strongest-methods.md``).
 """
 
 from __future__ import annotations
@@ -16,7 +20,10 @@ import numpy as np
 from algorithms.cost import bayes_minimum_risk_thresholds
 from algorithms.metrics import check_cost_matrix
 
-__all__ = ["MinimumRiskDecisionMixin"]
+__all__ = ["DECISIONS", "MinimumRiskDecisionMixin"]
+
+#: ``decision`` parameter values: per-row minimum-risk thresholds, or one threshold 1/2.
+DECISIONS = ("minimum-risk", "half")
 
 
 class MinimumRiskDecisionMixin:
@@ -24,7 +31,8 @@ class MinimumRiskDecisionMixin:
 
     The estimator sets ``classes_``, ``positive_index_`` and, through :meth:`_learn_class_costs`,
     ``class_costs_`` and ``threshold_`` in ``fit``; it provides ``_positive_probability(X)`` (validating
-    ``X``) and ``predict_proba`` is derived from it.
+    ``X``) and ``predict_proba`` is derived from it. Its ``decision`` parameter (one of :data:`DECISIONS`)
+    chooses the thresholds.
     """
 
     def _learn_class_costs(self, costs, weights):
@@ -33,6 +41,10 @@ class MinimumRiskDecisionMixin:
         self.threshold_ = float(bayes_minimum_risk_thresholds(self.class_costs_[None, :])[0])
 
     def _row_thresholds(self, n_samples, cost_matrix):
+        if self.decision == "half":
+            if cost_matrix is not None:
+                check_cost_matrix(cost_matrix, n_samples)
+            return np.full(n_samples, 0.5)
         if cost_matrix is None:
             return np.full(n_samples, self.threshold_)
         return bayes_minimum_risk_thresholds(check_cost_matrix(cost_matrix, n_samples))
@@ -46,11 +58,12 @@ class MinimumRiskDecisionMixin:
         return proba
 
     def decision_thresholds(self, X, cost_matrix=None):
-        """``t_i`` of each row: from ``cost_matrix``, or ``threshold_`` for every row without one."""
+        """``t_i`` of each row: from ``cost_matrix``, or ``threshold_`` for every row without one (1/2 for
+        every row with ``decision="half"``)."""
         return self._row_thresholds(self._positive_probability(X).shape[0], cost_matrix)
 
     def predict(self, X, cost_matrix=None):
-        """Label each row positive iff its probability exceeds its minimum-risk threshold ``t_i``.
+        """Label each row positive iff its probability exceeds its threshold (:meth:`decision_thresholds`).
 
         Parameters
         ----------

@@ -21,7 +21,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, column_or_1d, validate_data
 
-from algorithms._cost_decision import MinimumRiskDecisionMixin
+from algorithms._cost_decision import DECISIONS, MinimumRiskDecisionMixin
 from algorithms._expected_cost import normalised_regrets
 from algorithms._validation import check_feature_magnitude, draw_seed, encode_binary_target
 from algorithms.cost._inputs import example_costs
@@ -95,6 +95,8 @@ class CostSensitiveGradientBoosting(MinimumRiskDecisionMixin, ClassifierMixin, B
         Histogram bins per feature.
     hessian : {"bound", "absolute"}, default="bound"
         Positive curvature replacing the Hessian (see :mod:`algorithms.gradient_boosting._objective`).
+    decision : {"minimum-risk", "half"}, default="minimum-risk"
+        ``predict``'s thresholds: each row's minimum-risk threshold, or 1/2 for every row.
     n_jobs : int, default=1
         LightGBM threads.
     pos_label : object, default=None
@@ -124,6 +126,7 @@ class CostSensitiveGradientBoosting(MinimumRiskDecisionMixin, ClassifierMixin, B
         "colsample_bytree": [Interval(Real, 0, 1, closed="right")],
         "max_bin": [Interval(Integral, 2, None, closed="left")],
         "hessian": [StrOptions(set(HESSIANS))],
+        "decision": [StrOptions(set(DECISIONS))],
         "n_jobs": [Interval(Integral, 1, None, closed="left")],
         "pos_label": "no_validation",
         "random_state": ["random_state"],
@@ -142,6 +145,7 @@ class CostSensitiveGradientBoosting(MinimumRiskDecisionMixin, ClassifierMixin, B
         colsample_bytree=1.0,
         max_bin=255,
         hessian="bound",
+        decision="minimum-risk",
         n_jobs=1,
         pos_label=None,
         random_state=None,
@@ -156,6 +160,7 @@ class CostSensitiveGradientBoosting(MinimumRiskDecisionMixin, ClassifierMixin, B
         self.colsample_bytree = colsample_bytree
         self.max_bin = max_bin
         self.hessian = hessian
+        self.decision = decision
         self.n_jobs = n_jobs
         self.pos_label = pos_label
         self.random_state = random_state

@@ -30,10 +30,10 @@ from scipy.optimize import minimize
 from scipy.special import expit, logit
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.utils._param_validation import Interval
+from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, column_or_1d, validate_data
 
-from algorithms._cost_decision import MinimumRiskDecisionMixin
+from algorithms._cost_decision import DECISIONS, MinimumRiskDecisionMixin
 from algorithms._expected_cost import logit_derivatives, normalised_regrets
 from algorithms._validation import check_feature_magnitude, encode_binary_target
 from algorithms.cost._inputs import example_costs
@@ -97,6 +97,9 @@ class CostSensitiveLogisticRegression(MinimumRiskDecisionMixin, ClassifierMixin,
         L-BFGS-B iterations.
     tol : float, default=1e-7
         L-BFGS-B stops when the largest projected gradient component falls below ``tol``.
+    decision : {"minimum-risk", "half"}, default="minimum-risk"
+        ``predict``'s thresholds: each row's minimum-risk threshold, or 1/2 for every row (the costs
+        then act through the fit only).
     pos_label : object, default=None
         The positive class (the one ``C_FN`` / ``C_TP`` refer to); ``None`` picks the minority class.
 
@@ -120,17 +123,27 @@ class CostSensitiveLogisticRegression(MinimumRiskDecisionMixin, ClassifierMixin,
         "standardize": ["boolean"],
         "max_iter": [Interval(Integral, 1, None, closed="left")],
         "tol": [Interval(Real, 0, None, closed="neither")],
+        "decision": [StrOptions(set(DECISIONS))],
         "pos_label": "no_validation",
     }
 
     def __init__(
-        self, *, alpha=1e-3, l1_ratio=0.0, standardize=True, max_iter=1000, tol=1e-7, pos_label=None
+        self,
+        *,
+        alpha=1e-3,
+        l1_ratio=0.0,
+        standardize=True,
+        max_iter=1000,
+        tol=1e-7,
+        decision="minimum-risk",
+        pos_label=None,
     ):
         self.alpha = alpha
         self.l1_ratio = l1_ratio
         self.standardize = standardize
         self.max_iter = max_iter
         self.tol = tol
+        self.decision = decision
         self.pos_label = pos_label
 
     def __sklearn_tags__(self):

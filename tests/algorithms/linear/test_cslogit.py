@@ -164,3 +164,14 @@ def test_it_is_registered_and_routed_through_a_search():
             cv=3,
         ).fit(X, y, cost_matrix=costs)
     assert np.isfinite(search.cv_results_["mean_test_score"]).all()
+
+
+def test_the_half_decision_ignores_the_rows_costs_at_predict_time():
+    X, y, costs = _data()
+    model = CostSensitiveLogisticRegression(decision="half").fit(X, y, cost_matrix=costs)
+    p = model.predict_proba(X)[:, 1]
+    np.testing.assert_array_equal(model.predict(X, cost_matrix=costs), (p > 0.5).astype(int))
+    np.testing.assert_array_equal(model.predict(X), (p > 0.5).astype(int))
+    np.testing.assert_array_equal(model.decision_thresholds(X, costs), np.full(len(y), 0.5))
+    with pytest.raises(ValueError, match="cost_matrix has 3 rows but the data has 400 samples"):
+        model.predict(X, cost_matrix=costs[:3])
