@@ -1,6 +1,6 @@
-"""The minimum-risk decision of a fitted probability with each row's costs, shared by the families of
-cost-sensitive models that output a probability (``algorithms.linear``, ``algorithms.gradient_boosting``,
-``algorithms.ensemble``).
+"""What the cost-sensitive probability models of ``algorithms.linear``, ``algorithms.gradient_boosting`` and
+``algorithms.ensemble`` share: their fit's checked inputs, and the minimum-risk decision of their probability
+with each row's costs.
 
 CSDT paper, Section 2.3: with the model's positive probability ``p_i``, predict positive iff
 ``p_i > t_i = (C_FP,i - C_TN,i) / (C_FN,i - C_TN,i - C_TP,i + C_FP,i)``
@@ -16,8 +16,11 @@ model was chosen on data (``docs/results/strongest-methods.md``).
 from __future__ import annotations
 
 import numpy as np
+from sklearn.utils.validation import _check_sample_weight, column_or_1d, validate_data
 
+from algorithms._validation import check_feature_magnitude, encode_binary_target
 from algorithms.cost import bayes_minimum_risk_thresholds
+from algorithms.cost._inputs import example_costs
 from algorithms.metrics import check_cost_matrix
 
 __all__ = ["DECISIONS", "MinimumRiskDecisionMixin"]
@@ -29,11 +32,41 @@ DECISIONS = ("minimum-risk", "half")
 class MinimumRiskDecisionMixin:
     """``predict(X, cost_matrix=None)`` and ``decision_thresholds`` from ``_positive_probability(X)``.
 
-    The estimator sets ``classes_``, ``positive_index_`` and, through :meth:`_learn_class_costs`,
-    ``class_costs_`` and ``threshold_`` in ``fit``; it provides ``_positive_probability(X)`` (validating
-    ``X``) and ``predict_proba`` is derived from it. Its ``decision`` parameter (one of :data:`DECISIONS`)
-    chooses the thresholds.
+    The estimator's ``fit`` starts with :meth:`_checked_fit_inputs` (setting ``classes_``,
+    ``positive_index_``) and learns ``class_costs_`` and ``threshold_`` with :meth:`_learn_class_costs`; it
+    provides ``_positive_probability(X)`` (validating ``X``), from which ``predict_proba`` is derived. Its
+    ``decision`` parameter (one of :data:`DECISIONS`) chooses the thresholds.
     """
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False
+        return tags
+
+    def _checked_fit_inputs(self, X, y, sample_weight, cost_matrix):
+        """``(X, y01, weights, costs)`` of a binary fit; sets ``classes_``, ``pos_label_`` and
+        ``positive_index_``.
+
+        ``X`` as float64 (finite, within float32's range), ``y`` coded 1 for ``pos_label`` (by default the
+        class of smaller weight), non-negative weights (ones without ``sample_weight``) and the costs (unit
+        costs without ``cost_matrix``).
+        """
+        self._validate_params()
+        X, y = validate_data(self, X, y, dtype=np.float64)
+        check_feature_magnitude(
+            X, estimator_name=type(self).__name__, feature_names=getattr(self, "feature_names_in_", None)
+        )
+        y = column_or_1d(y, warn=True)
+        weights = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
+        self.classes_, y01, self.pos_label_ = encode_binary_target(
+            y, self.pos_label, weights, estimator_name=type(self).__name__
+        )
+        self.positive_index_ = int(np.flatnonzero(self.classes_ == self.pos_label_)[0])
+        return X, y01, weights, example_costs(cost_matrix, X.shape[0])
+
+    def _decides_at_half(self):
+        """Whether every row's threshold is 1/2 (``decision="half"``)."""
+        return self.decision == "half"
 
     def _learn_class_costs(self, costs, weights):
         """``class_costs_``: weighted column means of the training costs; ``threshold_``: their ``t``."""
@@ -41,7 +74,7 @@ class MinimumRiskDecisionMixin:
         self.threshold_ = float(bayes_minimum_risk_thresholds(self.class_costs_[None, :])[0])
 
     def _row_thresholds(self, n_samples, cost_matrix):
-        if self.decision == "half":
+        if self._decides_at_half():
             if cost_matrix is not None:
                 check_cost_matrix(cost_matrix, n_samples)
             return np.full(n_samples, 0.5)

@@ -24,13 +24,12 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.ensemble import BaggingClassifier
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.validation import _check_sample_weight, check_is_fitted, column_or_1d, validate_data
+from sklearn.utils.validation import check_is_fitted, validate_data
 
-from algorithms._validation import check_feature_magnitude, draw_seed, encode_binary_target
-from algorithms.cost import bayes_minimum_risk_thresholds
+from algorithms._cost_decision import MinimumRiskDecisionMixin
+from algorithms._validation import draw_seed
 from algorithms.cost._inputs import example_costs
 from algorithms.ensemble._combiners import COMBINERS
-from algorithms.metrics import check_cost_matrix
 from algorithms.tree import CostSensitiveDecisionTreeClassifier
 
 __all__ = [
@@ -107,7 +106,7 @@ class EnsembleMemberTree(ClassifierMixin, BaseEstimator):
         return self.tree_.predict(X)
 
 
-class CostSensitiveEnsemble(ClassifierMixin, BaseEstimator):
+class CostSensitiveEnsemble(MinimumRiskDecisionMixin, ClassifierMixin, BaseEstimator):
     """Bagged example-dependent cost-sensitive trees combined by vote, savings-weighted vote or stacking.
 
     Correa Bahnsen et al. (2015), "Ensemble of example-dependent cost-sensitive decision trees": members are
@@ -154,6 +153,14 @@ class CostSensitiveEnsemble(ClassifierMixin, BaseEstimator):
         ``None`` with stacking.
     stacker_ : CostSensitiveLogisticRegression or None
         The stacking combiner on the votes (``None`` otherwise).
+    class_costs_, threshold_
+        The training costs' weighted means and their minimum-risk threshold: the stacking decision of rows
+        given without costs.
+
+    Notes
+    -----
+    ``predict(X, cost_matrix=C)``: the (weighted) vote share decides at 1/2 (``C`` is checked, not used);
+    the stacking model's probability at each row's minimum-risk threshold of ``C`` (CSDT Section 2.3).
     """
 
     _parameter_constraints: dict = {
@@ -215,11 +222,6 @@ class CostSensitiveEnsemble(ClassifierMixin, BaseEstimator):
         self.pos_label = pos_label
         self.random_state = random_state
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_class = False
-        return tags
-
     def fit(self, X, y, sample_weight=None, *, cost_matrix=None):
         """Grow the trees on random draws and fit the combiner.
 
@@ -233,18 +235,7 @@ class CostSensitiveEnsemble(ClassifierMixin, BaseEstimator):
         cost_matrix : array-like of shape (n_samples, 4), default=None
             ``[C_FP, C_FN, C_TP, C_TN]``; ``None`` means unit costs.
         """
-        self._validate_params()
-        X, y = validate_data(self, X, y, dtype=np.float64)
-        check_feature_magnitude(
-            X, estimator_name=type(self).__name__, feature_names=getattr(self, "feature_names_in_", None)
-        )
-        y = column_or_1d(y, warn=True)
-        weights = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
-        self.classes_, y01, self.pos_label_ = encode_binary_target(
-            y, self.pos_label, weights, estimator_name=type(self).__name__
-        )
-        self.positive_index_ = int(np.flatnonzero(self.classes_ == self.pos_label_)[0])
-        costs = example_costs(cost_matrix, X.shape[0])
+        X, y01, weights, costs = self._checked_fit_inputs(X, y, sample_weight, cost_matrix)
         rng = check_random_state(self.random_state)
         member = EnsembleMemberTree(
             max_depth=self.max_depth,
@@ -275,6 +266,7 @@ class CostSensitiveEnsemble(ClassifierMixin, BaseEstimator):
             self.vote_weights_, self.stacker_ = None, combiner
         else:
             self.vote_weights_, self.stacker_ = combiner, None
+        self._learn_class_costs(costs, weights)
         return self
 
     def _votes(self, X):
@@ -289,37 +281,9 @@ class CostSensitiveEnsemble(ClassifierMixin, BaseEstimator):
             return votes @ self.vote_weights_
         return self.stacker_.predict_proba(votes)[:, 1]
 
-    def predict_proba(self, X):
-        """The (weighted) share of trees voting for each class, or the stacking model's probabilities."""
-        positive = self._positive_probability(X)
-        proba = np.empty((positive.shape[0], 2))
-        proba[:, self.positive_index_] = positive
-        proba[:, 1 - self.positive_index_] = 1.0 - positive
-        return proba
-
-    def predict(self, X, cost_matrix=None):
-        """The combined vote: positive when more than half the (weighted) votes are; with stacking, when the
-        stacking probability exceeds the row's minimum-risk threshold (CSDT Section 2.3).
-
-        Parameters
-        ----------
-        X : array-like of shape (n_samples, n_features)
-        cost_matrix : array-like of shape (n_samples, 4), default=None
-            The rows' costs, used by the stacking combiner only (the votes decide alone otherwise);
-            without them it applies the training costs' means.
-        """
-        positive = self._positive_probability(X)
-        if self.stacker_ is None:
-            thresholds = np.full(positive.shape[0], 0.5)
-        elif cost_matrix is None:
-            thresholds = np.full(positive.shape[0], self.stacker_.threshold_)
-        else:
-            thresholds = bayes_minimum_risk_thresholds(check_cost_matrix(cost_matrix, positive.shape[0]))
-        return np.where(
-            positive > thresholds,
-            self.classes_[self.positive_index_],
-            self.classes_[1 - self.positive_index_],
-        )
+    def _decides_at_half(self):
+        """The votes decide at 1/2; the stacking model at each row's minimum-risk threshold."""
+        return self.stacker_ is None
 
 
 class CostSensitiveRandomForest(CostSensitiveEnsemble):

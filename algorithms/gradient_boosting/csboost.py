@@ -19,12 +19,11 @@ from scipy.special import expit, logit
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.validation import _check_sample_weight, check_is_fitted, column_or_1d, validate_data
+from sklearn.utils.validation import check_is_fitted, validate_data
 
 from algorithms._cost_decision import DECISIONS, MinimumRiskDecisionMixin
 from algorithms._expected_cost import normalised_regrets
-from algorithms._validation import check_feature_magnitude, draw_seed, encode_binary_target
-from algorithms.cost._inputs import example_costs
+from algorithms._validation import draw_seed
 from algorithms.gradient_boosting._objective import HESSIANS, expected_cost_gradients
 
 __all__ = ["CostSensitiveGradientBoosting", "lightgbm_parameters"]
@@ -165,11 +164,6 @@ class CostSensitiveGradientBoosting(MinimumRiskDecisionMixin, ClassifierMixin, B
         self.pos_label = pos_label
         self.random_state = random_state
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_class = False
-        return tags
-
     def fit(self, X, y, sample_weight=None, *, cost_matrix=None):
         """Boost ``n_estimators`` trees on the expected cost.
 
@@ -182,18 +176,7 @@ class CostSensitiveGradientBoosting(MinimumRiskDecisionMixin, ClassifierMixin, B
         cost_matrix : array-like of shape (n_samples, 4), default=None
             ``[C_FP, C_FN, C_TP, C_TN]``; ``None`` means unit costs.
         """
-        self._validate_params()
-        X, y = validate_data(self, X, y, dtype=np.float64)
-        check_feature_magnitude(
-            X, estimator_name=type(self).__name__, feature_names=getattr(self, "feature_names_in_", None)
-        )
-        y = column_or_1d(y, warn=True)
-        weights = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
-        self.classes_, y01, self.pos_label_ = encode_binary_target(
-            y, self.pos_label, weights, estimator_name=type(self).__name__
-        )
-        self.positive_index_ = int(np.flatnonzero(self.classes_ == self.pos_label_)[0])
-        costs = example_costs(cost_matrix, X.shape[0])
+        X, y01, weights, costs = self._checked_fit_inputs(X, y, sample_weight, cost_matrix)
         seed = draw_seed(check_random_state(self.random_state))
         present = weights > 0
         slopes, _ = normalised_regrets(

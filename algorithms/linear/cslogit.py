@@ -17,7 +17,8 @@ smooth on a box, which L-BFGS-B handles exactly, and an optimum has ``w+_j w-_j 
 penalty and changes nothing else), so it is an optimum of the original problem. This keeps one quasi-Newton
 solver for every penalty; a proximal gradient method would handle the L1 term too but converges at
 first-order speed. The loss is not convex (the expected cost is a sum of sigmoids), so the optimum found is
-local; the fit starts from ``w = 0`` with the intercept at the logit of the weighted positive rate.
+local; the fit starts from ``w = 0, b = 0`` (``p_i = 1/2``, where the loss's slopes are largest; from the
+logit of a rare class's rate every row would start in the sigmoid's flat tail).
 """
 
 from __future__ import annotations
@@ -27,16 +28,14 @@ from numbers import Integral, Real
 
 import numpy as np
 from scipy.optimize import minimize
-from scipy.special import expit, logit
+from scipy.special import expit
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.validation import _check_sample_weight, check_is_fitted, column_or_1d, validate_data
+from sklearn.utils.validation import check_is_fitted, validate_data
 
 from algorithms._cost_decision import DECISIONS, MinimumRiskDecisionMixin
 from algorithms._expected_cost import logit_derivatives, normalised_regrets
-from algorithms._validation import check_feature_magnitude, encode_binary_target
-from algorithms.cost._inputs import example_costs
 
 __all__ = ["CostSensitiveLogisticRegression", "expected_cost_objective"]
 
@@ -146,11 +145,6 @@ class CostSensitiveLogisticRegression(MinimumRiskDecisionMixin, ClassifierMixin,
         self.decision = decision
         self.pos_label = pos_label
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_class = False
-        return tags
-
     def fit(self, X, y, sample_weight=None, *, cost_matrix=None):
         """Minimise the penalised average expected cost.
 
@@ -164,18 +158,7 @@ class CostSensitiveLogisticRegression(MinimumRiskDecisionMixin, ClassifierMixin,
         cost_matrix : array-like of shape (n_samples, 4), default=None
             ``[C_FP, C_FN, C_TP, C_TN]``; ``None`` means unit costs.
         """
-        self._validate_params()
-        X, y = validate_data(self, X, y, dtype=np.float64)
-        check_feature_magnitude(
-            X, estimator_name=type(self).__name__, feature_names=getattr(self, "feature_names_in_", None)
-        )
-        y = column_or_1d(y, warn=True)
-        weights = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
-        self.classes_, y01, self.pos_label_ = encode_binary_target(
-            y, self.pos_label, weights, estimator_name=type(self).__name__
-        )
-        self.positive_index_ = int(np.flatnonzero(self.classes_ == self.pos_label_)[0])
-        costs = example_costs(cost_matrix, X.shape[0])
+        X, y01, weights, costs = self._checked_fit_inputs(X, y, sample_weight, cost_matrix)
         slopes, constants = normalised_regrets(y01, costs, weights, estimator_name=type(self).__name__)
 
         mean, scale = self._standardisation(X, weights)
@@ -183,8 +166,6 @@ class CostSensitiveLogisticRegression(MinimumRiskDecisionMixin, ClassifierMixin,
         n_features = X.shape[1]
         split = self.l1_ratio > 0
         start = np.zeros(1 + (2 if split else 1) * n_features)
-        positive_rate = float(np.clip(np.average(y01, weights=weights), 1e-6, 1 - 1e-6))
-        start[0] = 0.0 * logit(positive_rate)
         bounds = [(None, None)] + ([(0.0, None)] * (2 * n_features) if split else [(None, None)] * n_features)
         result = minimize(
             expected_cost_objective,
