@@ -1,7 +1,7 @@
 """Data-level baselines from imbalanced-learn: a resampler and a decision tree in an imblearn ``Pipeline``,
 and ``RUSBoostClassifier`` (spec section 5, last item; the WOTBoost paper's comparison methods).
 
-``BASELINE_METHODS`` maps registry keys to classes that construct with no arguments and follow the registry's
+``BASELINE_METHODS`` maps keys to classes that construct with no arguments and follow the table's
 contract ``fit(X, y, sample_weight=None, *, cost_matrix=None)``:
 
 - ``"smote-dt"``, ``"adasyn-dt"``, ``"ros-dt"``, ``"rus-dt"``: SMOTE (``k_neighbors=5``), ADASYN
@@ -32,7 +32,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import HasMethods
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
-from algorithms._registry import family_methods
+from algorithms._method_table import family_methods
 from algorithms._validation import check_binary_target, check_feature_magnitude, draw_seed
 from algorithms.metrics import check_cost_matrix
 
@@ -279,7 +279,7 @@ class RandomUnderSamplingDecisionTree(ResampledDecisionTree):
 
 
 class RUSBoost(RUSBoostClassifier):
-    """imbalanced-learn's ``RUSBoostClassifier`` with the registry's ``fit`` signature.
+    """imbalanced-learn's ``RUSBoostClassifier`` with the table's ``fit`` signature.
 
     Random under-sampling to balanced classes before every AdaBoost round (Seiffert et al. 2010), with
     imbalanced-learn's defaults (50 rounds of depth-1 trees). ``cost_matrix`` is validated and ignored;
@@ -329,5 +329,5 @@ class RUSBoost(RUSBoostClassifier):
         return self._get_metadata_request()
 
 
-#: Registry of the data-level baselines (joined into ``algorithms.METHODS`` by the package).
+#: The data-level baselines' block of the method table (joined into ``algorithms.METHODS`` by the package).
 BASELINE_METHODS = family_methods("baselines")

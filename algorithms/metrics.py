@@ -3,7 +3,9 @@
 The imbalance metrics are those of the AdaCC paper (Table 5) and the WOTBoost paper: TPR, TNR, precision,
 balanced accuracy, F1, G-mean, AUC and OPM (the mean of AUC, balanced accuracy, G-mean, F1, TPR and TNR).
 Cost and savings follow the CSDT paper (Eq. 2-4) with the cost matrix layout used throughout cslearn:
-columns ``[C_FP, C_FN, C_TP, C_TN]``, one row per example.
+columns ``[C_FP, C_FN, C_TP, C_TN]``, one row per example. Their probabilistic forms, the expected cost and
+expected savings of positive-class probabilities (Höppner et al. 2022, EJOR), score a probability
+without choosing a threshold: the loss cslogit and csboost minimise.
 
 Every metric takes ``y_true`` and ``y_pred`` coded with the positive (minority) class as ``pos_label``
 (default 1); scikit-learn and imbalanced-learn compute the underlying rates.
@@ -41,6 +43,8 @@ __all__ = [
     "classification_report_dict",
     "computed_metrics",
     "cost_loss",
+    "expected_cost_loss",
+    "expected_savings_score",
     "f1",
     "g_mean",
     "lower_is_better",
@@ -198,6 +202,60 @@ def savings_score(y_true, y_pred, cost_matrix, *, pos_label=1):
     return float((cost_base - cost_loss(y_true, y_pred, costs, pos_label=pos_label)) / cost_base)
 
 
+def _probability_of_positive(y_proba, n_samples):
+    proba = np.asarray(y_proba, dtype=float)
+    if proba.ndim == 2 and proba.shape[1] == 2:
+        proba = proba[:, 1]
+    if proba.shape != (n_samples,):
+        raise ValueError(
+            f"y_proba must hold one positive-class probability per row, shape ({n_samples},) or "
+            f"({n_samples}, 2); got shape {np.asarray(y_proba).shape}"
+        )
+    outside = ~((proba >= 0) & (proba <= 1))
+    if outside.any():
+        raise ValueError(
+            f"y_proba must lie in [0, 1]; rows {np.flatnonzero(outside)[:10].tolist()} do not"
+            + (" ..." if outside.sum() > 10 else "")
+        )
+    return proba
+
+
+def expected_cost_loss(y_true, y_proba, cost_matrix, *, pos_label=1):
+    """Total expected cost of positive-class probabilities (Höppner et al. 2022).
+
+    ``sum_i y_i (p_i C_TP_i + (1 - p_i) C_FN_i) + (1 - y_i) (p_i C_FP_i + (1 - p_i) C_TN_i)``: the cost of
+    Eq. 2-3 of the CSDT paper with the decision ``c_i`` replaced by the probability ``p_i``. For 0/1
+    "probabilities" it equals :func:`cost_loss`.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n_samples,)
+    y_proba : array-like of shape (n_samples,) or (n_samples, 2)
+        ``P(positive)``, or ``predict_proba`` output whose second column is the positive class.
+    cost_matrix : array-like of shape (n_samples, 4)
+    pos_label : default=1
+    """
+    t = (np.asarray(y_true) == pos_label).astype(float)
+    proba = _probability_of_positive(y_proba, t.shape[0])
+    c_fp, c_fn, c_tp, c_tn = check_cost_matrix(cost_matrix, t.shape[0]).T
+    per_example = t * (proba * c_tp + (1 - proba) * c_fn) + (1 - t) * (proba * c_fp + (1 - proba) * c_tn)
+    return float(per_example.sum())
+
+
+def expected_savings_score(y_true, y_proba, cost_matrix, *, pos_label=1):
+    """Expected savings of probabilities over the cheaper trivial classifier (Höppner et al. 2022).
+
+    ``(Cost_l - ExpectedCost(p)) / Cost_l`` with ``Cost_l`` of :func:`savings_score` (CSDT Eq. 4) and the
+    expected cost of :func:`expected_cost_loss`. NaN when ``Cost_l`` is zero.
+    """
+    t = (np.asarray(y_true) == pos_label).astype(int)
+    costs = check_cost_matrix(cost_matrix, t.shape[0])
+    cost_base = min(cost_loss(t, np.zeros_like(t), costs), cost_loss(t, np.ones_like(t), costs))
+    if cost_base == 0:
+        return float("nan")
+    return float((cost_base - expected_cost_loss(t, y_proba, costs)) / cost_base)
+
+
 @dataclass(frozen=True)
 class Metric:
     """One metric (or measure of a fit) as every consumer reads it: the cell, tables, statistics, promotion.
@@ -212,8 +270,9 @@ class Metric:
         (the fit time, a tree's size).
     inputs : tuple of str
         What it is computed from besides ``y_true``, named as the function's arguments: ``y_pred`` (the
-        predicted labels), ``y_score`` (a continuous score, larger = more positive), ``cost_matrix`` (each
-        row's ``[C_FP, C_FN, C_TP, C_TN]``). A metric is computed wherever all its inputs are known.
+        predicted labels), ``y_score`` (a continuous score, larger = more positive), ``y_proba`` (the
+        probability of the positive class), ``cost_matrix`` (each row's ``[C_FP, C_FN, C_TP, C_TN]``). A
+        metric is computed wherever all its inputs are known.
     label : str
         How tables, figures and sentences name it.
     higher_is_better : bool
@@ -255,6 +314,15 @@ METRICS: dict[str, Metric] = {
             "cost", cost_loss, ("y_pred", "cost_matrix"), "total cost", higher_is_better=False, format=",.0f"
         ),
         Metric("savings", savings_score, ("y_pred", "cost_matrix"), "savings"),
+        Metric(
+            "expected_cost",
+            expected_cost_loss,
+            ("y_proba", "cost_matrix"),
+            "expected cost",
+            higher_is_better=False,
+            format=",.0f",
+        ),
+        Metric("expected_savings", expected_savings_score, ("y_proba", "cost_matrix"), "expected savings"),
         Metric("fit_seconds", None, (), "fit time (s)", higher_is_better=False, format=",.2f"),
         Metric("tree_nodes", None, (), "tree size (nodes)", higher_is_better=False, format=",.0f"),
     )
@@ -274,11 +342,32 @@ VIEWS: dict[str, tuple[str, ...]] = {
     # CSDT Tables 7-8: savings and accuracy, tree size, fit time
     "csdt_costs": ("savings", "accuracy", "f1", "tree_nodes", "fit_seconds"),
     # a retrain's candidates: in its report, its run description, ``cslearn retrain``'s table
-    "retrain_report": ("savings", "cost", "f1", "tpr", "tnr", "auc", "g_mean", "fit_seconds"),
+    "retrain_report": (
+        "savings",
+        "cost",
+        "expected_savings",
+        "f1",
+        "tpr",
+        "tnr",
+        "auc",
+        "g_mean",
+        "fit_seconds",
+    ),
     "retrain_description": ("savings", "cost", "f1", "auc", "fit_seconds"),
     "retrain_cli": ("savings", "cost", "f1", "tpr", "tnr", "auc", "fit_seconds"),
     # a registered model version's description (its holdout metrics)
-    "version": ("savings", "cost", "auc", "f1", "tpr", "tnr", "precision", "g_mean", "balanced_accuracy"),
+    "version": (
+        "savings",
+        "cost",
+        "expected_savings",
+        "auc",
+        "f1",
+        "tpr",
+        "tnr",
+        "precision",
+        "g_mean",
+        "balanced_accuracy",
+    ),  # fmt: skip
 }
 
 
@@ -300,12 +389,13 @@ def lower_is_better(name: str) -> bool:
     return metric is not None and not metric.higher_is_better
 
 
-def classification_report_dict(y_true, y_pred, y_score=None, cost_matrix=None, *, pos_label=1):
+def classification_report_dict(y_true, y_pred, y_score=None, cost_matrix=None, *, y_proba=None, pos_label=1):
     """Every computed metric of :data:`METRICS` whose inputs are given, in one dict (name -> float).
 
-    ``y_score`` enables ``auc`` and ``opm``; ``cost_matrix`` enables ``cost`` and ``savings``.
+    ``y_score`` enables ``auc`` and ``opm``; ``cost_matrix`` enables ``cost`` and ``savings``, and with
+    ``y_proba`` (the probability of the positive class) ``expected_cost`` and ``expected_savings``.
     """
-    available = {"y_pred": y_pred, "y_score": y_score, "cost_matrix": cost_matrix}
+    available = {"y_pred": y_pred, "y_score": y_score, "cost_matrix": cost_matrix, "y_proba": y_proba}
     known = {name for name, value in available.items() if value is not None}
     return {
         metric.name: metric.compute(y_true, available, pos_label=pos_label)

@@ -23,6 +23,18 @@ for multi-metric searches (``scoring=COST_SCORERS, refit="savings"``). A model w
 ``cost_matrix`` (Bayes minimum risk, CSDT Section 2.3; or a pipeline whose step requested it for ``predict``)
 is scored on the decisions it makes with the fold's own costs, as it would decide in use; any other model on
 ``predict(X)``.
+
+The scorers also serve as the ``scoring`` of scikit-learn's ``TunedThresholdClassifierCV``, which reads a
+scorer's metric, sign and keyword arguments (``_score_func``, ``_sign``, ``_kwargs``, as its own scorers
+hold them) to score every candidate threshold; with routing on, each fold's ``cost_matrix`` reaches the
+metric::
+
+    from sklearn.model_selection import TunedThresholdClassifierCV
+
+    tuned = TunedThresholdClassifierCV(LogisticRegression(), scoring=savings_scorer).fit(X, y, cost_matrix=C)
+
+``tuned.best_threshold_`` is then the one probability threshold of largest savings (the per-row minimum-risk
+thresholds of Bayes minimum risk need no tuning).
 """
 
 from __future__ import annotations
@@ -59,6 +71,8 @@ class CostScorer:
         ``metric(y_true, y_pred, cost_matrix)`` (``algorithms.metrics.savings_score`` or ``cost_loss``).
     sign : {1, -1}, default=1
         ``-1`` for a metric where smaller is better, so that the scorer's greater is better.
+    pos_label : object, default=1
+        The positive class, passed to the metric.
 
     Notes
     -----
@@ -67,11 +81,26 @@ class CostScorer:
     ``scorer(estimator, X, y, cost_matrix=C)``.
     """
 
-    def __init__(self, metric, *, sign: int = 1):
+    def __init__(self, metric, *, sign: int = 1, pos_label=1):
         if sign not in (1, -1):
             raise ValueError(f"sign must be 1 or -1, got {sign!r}")
         self.metric = metric
         self.sign = sign
+        self.pos_label = pos_label
+
+    @property
+    def _score_func(self):
+        """The metric, under the name scikit-learn's ``_CurveScorer.from_scorer`` reads."""
+        return self.metric
+
+    @property
+    def _sign(self):
+        return self.sign
+
+    @property
+    def _kwargs(self):
+        """Keyword arguments of every metric call (``TunedThresholdClassifierCV`` adds the routed costs)."""
+        return {"pos_label": self.pos_label}
 
     def __call__(self, estimator, X, y_true, cost_matrix=None) -> float:
         """The metric of ``estimator``'s decisions on ``X`` against ``y_true`` with these rows' costs.
@@ -93,7 +122,7 @@ class CostScorer:
             y_pred = estimator.predict(X, cost_matrix=costs)
         else:
             y_pred = estimator.predict(X)
-        return self.sign * float(self.metric(y_true, y_pred, costs))
+        return self.sign * float(self.metric(y_true, y_pred, costs, pos_label=self.pos_label))
 
     def get_metadata_routing(self) -> MetadataRequest:
         """The scorer's request: ``cost_matrix`` for ``score``."""

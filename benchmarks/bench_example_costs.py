@@ -114,10 +114,10 @@ def fit_and_score(key: str, rounds: int, train, validation, test):
     )
 
 
-def run(datasets, rounds):
+def run(datasets, rounds, keys=None):
     """Every (dataset, protocol, method) result, and the error messages of fits that raised."""
     results, errors, sizes = {}, {}, {}
-    keys = [*BOOSTING_METHODS, *REFERENCE_METHODS]
+    keys = keys or [*BOOSTING_METHODS, *REFERENCE_METHODS]
     for name in datasets:
         features, target, full_rows = load_business(name)
         sizes[name] = (full_rows, target.size, int(target.sum()))
@@ -136,8 +136,8 @@ def run(datasets, rounds):
     return results, errors, sizes
 
 
-def table(results, errors, sizes, datasets) -> str:
-    keys = [*BOOSTING_METHODS, *REFERENCE_METHODS]
+def table(results, errors, sizes, datasets, keys=None) -> str:
+    keys = keys or [*BOOSTING_METHODS, *REFERENCE_METHODS]
     columns = [(name, protocol) for name in datasets for protocol in PROTOCOLS]
     header = "| method | " + " | ".join(f"{name} {protocol}" for name, protocol in columns) + " |"
     lines = [header, "|" + "---|" * (len(columns) + 1)]
@@ -158,6 +158,8 @@ def table(results, errors, sizes, datasets) -> str:
             for key in BOOSTING_METHODS
             if (outcome := results.get((name, protocol, key))) is not None
         ]
+        if not boosting:
+            continue
         value, key = max(boosting)
         tree = results.get((name, protocol, "csdt"))
         tree_text = "error" if tree is None else f"{tree[0]:.3f}"

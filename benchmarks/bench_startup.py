@@ -6,9 +6,9 @@ exit:
 
 - ``sequential``: what the command did before: import the flow, then call it; Prefect starts its temporary
   server when the flow starts, so server start-up follows the imports;
-- ``cslearn compare``: the command now: the configuration checked against the registry snapshot, Prefect's
-  temporary server started at once (before Prefect is imported), the flow's imports overlapping its start-up,
-  and the flow talking to it as to a configured server (no server code imported by the command);
+- ``cslearn compare``: the command now: the configuration checked against the snapshot of known names,
+  Prefect's temporary server started at once (before Prefect is imported), the flow's imports overlapping its
+  start-up, and the flow talking to it as to a configured server (no server code imported by the command);
 - ``cslearn compare`` with ``PREFECT_API_URL`` set to a server already running (``make deploy``'s, or
   ``prefect server start``): no server start at all.
 

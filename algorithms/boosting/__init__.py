@@ -1,7 +1,7 @@
 """Boosting estimators on one shared loop (:mod:`algorithms.boosting._base`).
 
 ``BOOSTING_METHODS`` maps each method's stable key to its estimator class (the family's block of
-:data:`algorithms._registry.FAMILY_METHODS`); :data:`algorithms.METHODS` joins it with the other families.
+:data:`algorithms._method_table.FAMILY_METHODS`); :data:`algorithms.METHODS` joins it with the other families.
 
 The names below are imported on first use (PEP 562): importing one variant's module (``algorithms.boosting.
 adacc``, which ``METHODS["adacc1"]`` does) runs this ``__init__`` first, and must not import the M2 methods'
@@ -11,7 +11,7 @@ neighbour search or the calibrated variants' Bayes minimum risk estimators with 
 from __future__ import annotations
 
 from algorithms._lazy import lazy_exports
-from algorithms._registry import family_methods
+from algorithms._method_table import family_methods
 
 #: Public name -> the module of this package that defines it.
 _EXPORTS = {

@@ -1,7 +1,7 @@
 """Example-dependent cost-sensitive decision trees (CSDT paper): criteria, exact splitter, node arrays,
 pruning.
 
-``TREE_METHODS`` maps registry keys to estimator classes that construct with no arguments:
+``TREE_METHODS`` maps keys to estimator classes that construct with no arguments:
 
 - ``"csdt"``: cost impurity (Eq. 10-11), cost-based pruning on a validation set (Eq. 12);
 - ``"dt-costp"``: Gini tree, cost-based pruning;
@@ -11,7 +11,7 @@ Other combinations (``criterion`` x ``pruning``) are parameters of
 :class:`CostSensitiveDecisionTreeClassifier`.
 """
 
-from algorithms._registry import family_methods
+from algorithms._method_table import family_methods
 from algorithms.tree._export import export_graphviz, export_text
 from algorithms.tree._nodes import NodeArrays
 from algorithms.tree.csdt import (
@@ -21,7 +21,7 @@ from algorithms.tree.csdt import (
     DecisionTreeUnpruned,
 )
 
-#: The family's block of :data:`algorithms._registry.FAMILY_METHODS`.
+#: The family's block of :data:`algorithms._method_table.FAMILY_METHODS`.
 TREE_METHODS = family_methods("tree")
 
 __all__ = [

@@ -1,4 +1,5 @@
-"""The example-dependent cost-sensitive decision tree (CSDT paper, Sections 3-4) and its registry variants."""
+"""The example-dependent cost-sensitive decision tree (CSDT paper, Sections 3-4) and its variants in the
+method table."""
 
 from __future__ import annotations
 
@@ -46,7 +47,7 @@ class CostSensitiveDecisionTreeClassifier(ClassifierMixin, BaseEstimator):
     validation set is passed to ``fit`` or carved out of the training data (``validation_fraction``,
     stratified, seeded by ``random_state``); the tree is then grown on the remainder only.
 
-    The registry variants (``"csdt"``, ``"dt-costp"``, ``"dt"``) are thin subclasses that only change
+    The table's variants (``"csdt"``, ``"dt-costp"``, ``"dt"``) are thin subclasses that only change
     defaults; they must not override ``fit``.
 
     Parameters
@@ -313,7 +314,7 @@ class CostSensitiveDecisionTreeClassifier(ClassifierMixin, BaseEstimator):
 
 
 class CostSensitiveTreeCostPruned(CostSensitiveDecisionTreeClassifier):
-    """CSDT with cost-based pruning (registry key ``"csdt"``): cost criterion, ``pruning="cost"``.
+    """CSDT with cost-based pruning (key ``"csdt"``): cost criterion, ``pruning="cost"``.
 
     Only the defaults differ from :class:`CostSensitiveDecisionTreeClassifier`.
     """
@@ -356,7 +357,7 @@ class CostSensitiveTreeCostPruned(CostSensitiveDecisionTreeClassifier):
 
 
 class DecisionTreeCostPruned(CostSensitiveDecisionTreeClassifier):
-    """The paper's "DT costp" (registry key ``"dt-costp"``): Gini tree grown fully, cost-based pruning.
+    """The paper's "DT costp" (key ``"dt-costp"``): Gini tree grown fully, cost-based pruning.
 
     Only the defaults differ: ``criterion="gini"``, ``min_gain=0.0``, ``pruning="cost"``.
     """
@@ -399,7 +400,7 @@ class DecisionTreeCostPruned(CostSensitiveDecisionTreeClassifier):
 
 
 class DecisionTreeUnpruned(CostSensitiveDecisionTreeClassifier):
-    """The paper's "DT notp" (registry key ``"dt"``): Gini tree grown fully, no pruning.
+    """The paper's "DT notp" (key ``"dt"``): Gini tree grown fully, no pruning.
 
     Only the defaults differ: ``criterion="gini"``, ``min_gain=0.0``.
     """

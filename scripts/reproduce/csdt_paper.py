@@ -9,7 +9,7 @@ rejection-sampled, o: cost-proportionate over-sampled):
 - every boosting method with the example-dependent costs (training set t).
 
 Each configuration is one ``compare`` flow run (``flows.compare.run_compare``, the flow ``cslearn compare``
-runs), all in this process so Prefect and the libraries start once; the variants of one registry key
+runs), all in this process so Prefect and the libraries start once; the variants of one key
 (``csdt``: costp; ``dt``: notp) are set with ``method_params``. Then ``scripts/results_markdown.py`` joins
 the runs into one cost table, each method labelled ``<variant> <training set>``.
 

@@ -46,6 +46,7 @@ from tasks.fitting.evaluate import (
     decision_scores,
     evaluate_predictions,
     evaluate_staged,
+    positive_probability,
     predict_labels,
     supports_staged,
     trace_curves,
@@ -78,7 +79,9 @@ __all__ = [
 #: 6: fixed-cost methods with a cost matrix select C- by savings
 #:    (``tasks.fitting.cost_selection.regret_scale_grid``); votes that cancel up to rounding are a tie (AdaCC1
 #:    after a constant first stump).
-CELL_FORMAT_VERSION = 6
+#: 7: cells of models with probabilities on cost datasets record expected cost and expected savings;
+#:    keys hash the whole spec.
+CELL_FORMAT_VERSION = 7
 
 logger = logging.getLogger(__name__)
 
@@ -340,7 +343,10 @@ def _evaluate(spec: CellSpec, model, staged: bool, features, target, cost_matrix
         by_size = evaluate_staged(model, features, target, spec.n_estimators, cost_matrix)
         return [{"n_estimators": size, **metrics} for size, metrics in by_size.items()]
     predicted = predict_labels(model, features, cost_matrix)  # BMR decides with the test rows' costs
-    metrics = evaluate_predictions(target, predicted, decision_scores(model, features), cost_matrix)
+    probabilities = positive_probability(model, features) if cost_matrix is not None else None
+    metrics = evaluate_predictions(
+        target, predicted, decision_scores(model, features), cost_matrix, probabilities
+    )
     return [{"n_estimators": None, **metrics}]
 
 

@@ -25,12 +25,16 @@ from schemas.flow_params import CompareParams
 
 __all__ = ["MethodInfo", "compared_methods", "describe_methods"]
 
-#: The four papers, as the docstrings cite them: (name shown to users, pattern), in the order they are tried.
+#: The papers, as the docstrings cite them: (name shown to users, pattern), in the order they are tried.
 PAPER_CITATIONS = (
     ("AdaCC", re.compile(r"AdaCC|AdaN-CC")),
     ("CSDT", re.compile(r"\bCSDT\b")),
     ("WOTBoost", re.compile(r"\bWOTBoost\b")),
     ("Cost-Sensitive AdaBoost (Algorithm 2)", re.compile(r"\bAlgorithm 2\b")),
+    # the example-dependent methods beyond the four papers
+    ("Correa Bahnsen 2014", re.compile(r"Correa Bahnsen et al\.\s+\(?2014")),
+    ("Correa Bahnsen 2015", re.compile(r"Correa Bahnsen et al\.\s+\(?2015")),
+    ("Höppner 2022", re.compile(r"Höppner et al\.\s+\(?2022")),
 )
 
 #: Size of the problem on which a method's use of costs is observed, and its boosting rounds.
@@ -87,6 +91,8 @@ class MethodInfo:
     @property
     def costs_text(self) -> str:
         """How the method uses costs, in a few words."""
+        if self.predict_uses_costs and self.fit_uses_costs:
+            return "example costs, in fit and decision"
         if self.predict_uses_costs:
             return "example costs, at decision"
         if self.fit_uses_costs and self.class_costs:

@@ -46,6 +46,14 @@ def decision_scores(model, features) -> np.ndarray:
     return np.asarray(model.predict_proba(features), dtype=float)[:, -1]
 
 
+def positive_probability(model, features) -> np.ndarray | None:
+    """``P(positive)`` from ``predict_proba`` (the column of class 1), or ``None`` for a model without it."""
+    if not hasattr(model, "predict_proba"):
+        return None
+    column = list(np.asarray(model.classes_)).index(1) if 1 in model.classes_ else -1
+    return np.asarray(model.predict_proba(features), dtype=float)[:, column]
+
+
 def predict_uses_costs(model, method: str = "predict") -> bool:
     """Whether ``model.<method>`` takes the rows' costs as a ``cost_matrix`` argument.
 
@@ -71,10 +79,15 @@ def predict_labels(model, features, cost_matrix=None) -> np.ndarray:
     return np.asarray(model.predict(features))
 
 
-def evaluate_predictions(target, predicted, scores=None, cost_matrix=None) -> dict[str, float]:
+def evaluate_predictions(
+    target, predicted, scores=None, cost_matrix=None, probabilities=None
+) -> dict[str, float]:
     """Every metric of ``algorithms.metrics.METRICS`` (``docs/algorithms.md`` section 8) for one set of
-    predictions (positive label 1)."""
-    return classification_report_dict(target, predicted, scores, cost_matrix, pos_label=1)
+    predictions (positive label 1); ``probabilities`` (``P(positive)``) with a ``cost_matrix`` add the
+    expected cost and expected savings."""
+    return classification_report_dict(
+        target, predicted, scores, cost_matrix, y_proba=probabilities, pos_label=1
+    )
 
 
 def _stages(model, features, cost_matrix=None):

@@ -26,7 +26,7 @@ from tasks.config.flow_parameters import logged_params
 from tasks.fitting import fit_pool
 from tasks.fitting.cost_selection import fit_with_cost_selection
 from tasks.fitting.estimators import build_estimator
-from tasks.fitting.evaluate import decision_scores, evaluate_predictions, predict_labels
+from tasks.fitting.evaluate import decision_scores, evaluate_predictions, positive_probability, predict_labels
 from tasks.fitting.splits import derive_seed
 from tasks.model_registry.holdout import RetrainData
 from tasks.model_registry.logged_models import log_model
@@ -127,7 +127,10 @@ def fit_and_log_candidate(
         }
         predicted = predict_labels(model, data.holdout_features, data.holdout_costs)
         scores = decision_scores(model, data.holdout_features)
-        metrics = evaluate_predictions(data.holdout_target, predicted, scores, data.holdout_costs)
+        probabilities = positive_probability(model, data.holdout_features)
+        metrics = evaluate_predictions(
+            data.holdout_target, predicted, scores, data.holdout_costs, probabilities
+        )
         params = {key: value for key, value in model.get_params(deep=False).items()}
         log_params(client, run_id, params)
         model_id = log_model(

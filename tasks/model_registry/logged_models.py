@@ -49,7 +49,9 @@ __all__ = [
 ]
 
 #: Distributions a logged model needs at load time besides cslearn, pinned to the versions installed here.
-_MODEL_DISTRIBUTIONS = ("mlflow", "numpy", "scipy", "scikit-learn", "imbalanced-learn", "numba", "pandas")
+_MODEL_DISTRIBUTIONS = (
+    "mlflow", "numpy", "scipy", "scikit-learn", "imbalanced-learn", "numba", "pandas", "lightgbm",
+)  # fmt: skip
 
 
 def cslearn_version() -> str:

@@ -29,6 +29,7 @@ from imblearn.over_sampling import SMOTE, RandomOverSampler
 from imblearn.pipeline import Pipeline as ImbalancedPipeline
 from imblearn.under_sampling import RandomUnderSampler
 from sklearn.calibration import _CalibratedClassifier, _SigmoidCalibration
+from sklearn.ensemble._hist_gradient_boosting.predictor import TreePredictor
 from sklearn.metrics._dist_metrics import EuclideanDistance64
 from sklearn.model_selection import StratifiedKFold
 from sklearn.neighbors import KDTree
@@ -44,6 +45,8 @@ from skops.io.exceptions import UntrustedTypesFoundException
 from algorithms import METHODS
 from algorithms.baselines import adasyn_resample
 from algorithms.boosting._stump import DecisionStump
+from algorithms.ensemble import EnsembleMemberTree
+from algorithms.tree import CostSensitiveDecisionTreeClassifier
 from algorithms.tree._nodes import NodeArrays
 
 __all__ = [
@@ -72,6 +75,9 @@ TRUSTED_TYPES: frozenset[str] = frozenset(
         *METHODS.values(),  # every registered estimator class
         DecisionStump,  # the boosting methods' weak learner
         NodeArrays,  # the cost-sensitive tree's node arrays
+        EnsembleMemberTree,  # a member of the cost-sensitive tree ensembles (csforest, ...)
+        CostSensitiveDecisionTreeClassifier,  # the tree inside each member
+        TreePredictor,  # HistGradientBoosting's fitted trees (bmr-hgb)
         adasyn_resample,  # the function the ADASYN baseline's FunctionSampler calls
         ImbalancedPipeline,
         FunctionSampler,

@@ -144,3 +144,27 @@ def test_classification_report_dict():
         "g_mean",
         "accuracy",
     }
+
+
+def test_expected_cost_and_expected_savings_by_hand():
+    from algorithms.metrics import expected_cost_loss, expected_savings_score
+
+    y = np.array([1, 0, 1, 0])
+    proba = np.array([0.9, 0.2, 0.5, 0.0])
+    costs = np.array(
+        [[1.0, 10.0, 1.0, 0.0], [1.0, 10.0, 1.0, 0.0], [2.0, 4.0, 0.0, 0.0], [3.0, 1.0, 0.0, 1.0]]
+    )
+    # row by row: 0.9*1 + 0.1*10 = 1.9; 0.2*1 + 0.8*0 = 0.2; 0.5*0 + 0.5*4 = 2.0; 0*3 + 1*1 = 1.0
+    assert expected_cost_loss(y, proba, costs) == pytest.approx(5.1)
+    # predict_proba's two columns give the same; 0/1 probabilities give cost_loss
+    assert expected_cost_loss(y, np.column_stack([1 - proba, proba]), costs) == pytest.approx(5.1)
+    hard = (proba > 0.5).astype(int)
+    assert expected_cost_loss(y, hard.astype(float), costs) == pytest.approx(
+        metrics.cost_loss(y, hard, costs)
+    )
+    # trivial classifiers: all negative 10 + 0 + 4 + 1 = 15, all positive 1 + 1 + 0 + 3 = 5 -> Cost_l = 5
+    assert expected_savings_score(y, proba, costs) == pytest.approx((5 - 5.1) / 5)
+    with pytest.raises(ValueError, match=r"y_proba must lie in \[0, 1\]; rows \[1\]"):
+        expected_cost_loss(y, np.array([0.5, 1.5, 0.5, 0.5]), costs)
+    with pytest.raises(ValueError, match=r"one positive-class probability per row, shape \(4,\)"):
+        expected_cost_loss(y, np.ones(3), costs)

@@ -110,3 +110,51 @@ def test_a_scorer_without_costs_says_how_to_route_them():
     with pytest.raises(ValueError, match=r"cost_matrix has 59 rows but the data has 60 samples"):
         savings_scorer(model, X, y, cost_matrix=costs[:-1])
     assert repr(neg_cost_scorer) == "CostScorer(neg cost_loss)"
+
+
+def test_tuned_threshold_search_scores_every_threshold_with_the_rows_costs(routing):
+    """``TunedThresholdClassifierCV`` with ``savings_scorer``: the chosen threshold is the one of largest
+    savings among the candidates, each candidate's savings computed by hand on the same rows and costs."""
+    from sklearn.frozen import FrozenEstimator
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import TunedThresholdClassifierCV
+
+    X, y, costs = _cost_data(400)
+    model = LogisticRegression().fit(X, y)
+    candidates = np.linspace(0.01, 0.9, 40)
+    tuned = TunedThresholdClassifierCV(
+        FrozenEstimator(model), scoring=savings_scorer, thresholds=candidates, cv="prefit", refit=False
+    ).fit(X, y, cost_matrix=costs)
+    probability = model.predict_proba(X)[:, 1]
+    by_hand = [savings_score(y, (probability >= t).astype(int), costs) for t in candidates]
+    assert tuned.best_score_ == pytest.approx(max(by_hand))
+    assert tuned.best_threshold_ == pytest.approx(candidates[int(np.argmax(by_hand))])
+    # the cost-blind 1/2 is worse here: a miss costs up to 20 times an alert
+    assert max(by_hand) > savings_score(y, model.predict(X), costs)
+    np.testing.assert_array_equal(tuned.predict(X), (probability >= tuned.best_threshold_).astype(int))
+
+
+def test_tuned_threshold_search_cross_validates_with_each_folds_costs(routing):
+    """End to end with folds: ``neg_cost_scorer`` receives each fold's rows of the cost matrix (a matrix of
+    the wrong length would fail), and the tuned model costs less on the data than the 1/2 threshold."""
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import TunedThresholdClassifierCV
+
+    X, y, costs = _cost_data(600)
+    tuned = TunedThresholdClassifierCV(LogisticRegression(), scoring=neg_cost_scorer, cv=FOLDS).fit(
+        X, y, cost_matrix=costs
+    )
+    assert 0.0 < tuned.best_threshold_ < 0.5
+    plain = LogisticRegression().fit(X, y)
+    assert cost_loss(y, tuned.predict(X), costs) < cost_loss(y, plain.predict(X), costs)
+    assert tuned.best_score_ < 0  # minus a cost
+
+
+def test_the_scorer_exposes_what_scikit_learns_curve_scorer_reads():
+    from sklearn.metrics._scorer import _CurveScorer
+
+    curve = _CurveScorer.from_scorer(savings_scorer, "predict_proba", 5)
+    assert curve._score_func is savings_score
+    assert curve._sign == 1 and curve._kwargs == {"pos_label": 1}
+    assert curve.get_metadata_routing().score.requests == {"cost_matrix": True}
+    assert _CurveScorer.from_scorer(neg_cost_scorer, "predict_proba", 5)._sign == -1

@@ -1,4 +1,4 @@
-"""Every estimator of the whole ``algorithms.METHODS`` registry passes scikit-learn's estimator checks.
+"""Every estimator of the whole method table ``algorithms.METHODS`` passes scikit-learn's estimator checks.
 
 New families join ``METHODS`` and are covered here automatically. An estimator that cannot pass a check names
 it, with the reason, in a class attribute ``_expected_failed_checks: dict[str, str]``. Estimators with a

@@ -157,14 +157,14 @@ def test_bad_inputs_raise_clear_errors():
 
 
 def test_registry_entries():
-    assert set(COST_METHODS) == {"bmr-lr", "bmr-rf", "bmr-dt"}
+    assert set(COST_METHODS) == {"bmr-lr", "bmr-rf", "bmr-dt", "bmr-hgb"}
     for key, cls in COST_METHODS.items():
         assert METHODS[key] is cls
         assert set(cls().get_params()) == set(BayesMinimumRiskClassifier().get_params())
 
 
 # The registry classes run through scikit-learn's checks in tests/algorithms/test_sklearn_contract.py;
-# this is a parameter combination no registry key covers.
+# this is a parameter combination no key covers.
 @parametrize_with_checks([BayesMinimumRiskClassifier(method="sigmoid", random_state=0)])
 def test_sigmoid_calibration_passes_the_sklearn_checks(estimator, check):
     check(estimator)

@@ -1,4 +1,4 @@
-"""scikit-learn's estimator checks for tree parameter combinations that no registry key covers.
+"""scikit-learn's estimator checks for tree parameter combinations that no key covers.
 
 The registry classes (``"csdt"``, ``"dt-costp"``, ``"dt"``) run through the same checks in
 ``tests/algorithms/test_sklearn_contract.py``.

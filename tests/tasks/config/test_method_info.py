@@ -32,6 +32,10 @@ def test_the_paper_is_the_one_the_docstrings_cite(described):
     assert {papers[key] for key in ("csdt", "dt-costp", "dt", "bmr-lr", "bmr-rf")} == {"CSDT"}
     assert {papers[key] for key in ("wotboost", "smoteboost", "smote-dt", "rusboost")} == {"WOTBoost"}
     assert papers["cs-adaboost"] == "Cost-Sensitive AdaBoost (Algorithm 2)"
+    assert papers["cslogit"] == "Correa Bahnsen 2014" and papers["csboost"] == "Höppner 2022"
+    assert {papers[key] for key in ("csforest", "csbagging", "cspasting", "cspatches")} == {
+        "Correa Bahnsen 2015"
+    }
     assert None not in papers.values()
 
 
@@ -39,17 +43,26 @@ def test_the_use_of_costs_is_observed_not_declared(described):
     """Oracles from the papers: cost-blind methods (AdaBoost, the resamplers, plain trees) ignore the matrix;
     the fixed-cost boosters, AdaCC (regret as cost mass, issue 8) and the cost-sensitive trees fit
     differently;
-    BMR, AdaMEC and the calibrated boosters decide with it."""
+    BMR, AdaMEC and the calibrated boosters decide with it; cslogit, csboost and the tree ensembles fit
+    and decide with it."""
     fit = {key for key, info in described.items() if info.fit_uses_costs}
     assert {"csdt", "dt-costp", "cgada", "adamec", "csb1", "adacost", "adac1", "cs-adaboost", "adacc1"} <= fit
-    assert not fit & {"adaboost", "dt", "smoteboost", "wotboost", "smote-dt", "rusboost"}
+    assert not fit & {"adaboost", "dt", "smoteboost", "wotboost", "smote-dt", "rusboost", "bmr-hgb"}
+    assert {"cslogit", "csboost", "csforest", "csbagging", "cspasting", "cspatches"} <= fit
     assert {key for key, info in described.items() if info.predict_uses_costs} == {
         "bmr-lr",
         "bmr-rf",
         "bmr-dt",
+        "bmr-hgb",
         "adamec",
         "adamec-cal",
         "cgada-cal",
+        "cslogit",
+        "csboost",
+        "csforest",
+        "csbagging",
+        "cspasting",
+        "cspatches",
     }
     assert {key for key, info in described.items() if info.class_costs} == {
         key for key in METHODS if "negative_cost" in METHODS[key]().get_params()
@@ -58,6 +71,7 @@ def test_the_use_of_costs_is_observed_not_declared(described):
     assert described["adac1"].costs_text == "example or class costs"
     assert described["csdt"].costs_text == "example costs"
     assert described["bmr-lr"].costs_text == "example costs, at decision"
+    assert described["cslogit"].costs_text == "example costs, in fit and decision"
 
 
 def test_a_method_whose_fit_fails_either_way_is_shown_as_unknown(monkeypatch):

@@ -156,7 +156,7 @@ def test_selection_errors_are_explicit(data):
         select_negative_cost(ClassCostLogistic(), features, target, negative_costs=())
 
 
-def test_build_estimator_from_the_registry():
+def test_build_estimator_from_the_method_table():
     model = build_estimator("adaboost", {"n_estimators": 7}, random_state=3)
     assert model.get_params()["n_estimators"] == 7 and model.get_params()["random_state"] == 3
     assert build_estimator("adaboost", {"random_state": 1}, random_state=3).get_params()["random_state"] == 1

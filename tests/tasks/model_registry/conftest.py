@@ -1,4 +1,4 @@
-"""Shared by the model-registry tests: a synthetic fraud-like table and two candidates logged on it.
+"""Shared by the model-method-table tests: a synthetic fraud-like table and two candidates logged on it.
 
 Registry tests run against the real MLflow server of the ``mlflow_server`` fixture; the data is a small
 synthetic card-fraud-like table whose costs come from the real card-fraud cost model (CSDT Table 6: an alert

@@ -1,10 +1,10 @@
-"""The method registry: stable keys to estimator classes, each class imported on first use of its key.
+"""The method table: stable keys to estimator classes, each class imported on first use of its key.
 
 :data:`FAMILY_METHODS` is the one table of every family's methods, ``key -> "module:Class"``; it imports
-nothing. :class:`MethodRegistry` serves it as a mapping: the keys are known at once, and reading a key
+nothing. :class:`MethodTable` serves it as a mapping: the keys are known at once, and reading a key
 imports only that class's module (and what that module imports), so ``METHODS["adacc1"]`` does not import
 imbalanced-learn, the tree or the Bayes minimum risk estimators. ``algorithms.METHODS`` joins every family;
-each family's own registry (``BOOSTING_METHODS``, ``TREE_METHODS``, ``COST_METHODS``,
+each family's own table (``BOOSTING_METHODS``, ``TREE_METHODS``, ``COST_METHODS``,
 ``BASELINE_METHODS``) serves its block.
 """
 
@@ -13,9 +13,9 @@ from __future__ import annotations
 import importlib
 from collections.abc import Iterator, Mapping, MutableMapping
 
-__all__ = ["FAMILY_METHODS", "MethodRegistry", "family_methods"]
+__all__ = ["FAMILY_METHODS", "MethodTable", "family_methods"]
 
-#: Every family's methods: registry key -> ``"module:Class"`` (the key order is the registry's order).
+#: Every family's methods: key -> ``"module:Class"`` (the key order is the table's order).
 FAMILY_METHODS: dict[str, dict[str, str]] = {
     "boosting": {
         # AdaBoost and the cumulative-cost methods (AdaCC paper, Section 4 and the AdaN-CC ablations)
@@ -51,6 +51,7 @@ FAMILY_METHODS: dict[str, dict[str, str]] = {
         "bmr-lr": "algorithms.cost.bayes_minimum_risk:BayesMinimumRiskLogisticRegression",
         "bmr-rf": "algorithms.cost.bayes_minimum_risk:BayesMinimumRiskRandomForest",
         "bmr-dt": "algorithms.cost.bayes_minimum_risk:BayesMinimumRiskDecisionTree",
+        "bmr-hgb": "algorithms.cost.bayes_minimum_risk:BayesMinimumRiskHistGradientBoosting",
     },
     "baselines": {
         "smote-dt": "algorithms.baselines:SMOTEDecisionTree",
@@ -58,6 +59,19 @@ FAMILY_METHODS: dict[str, dict[str, str]] = {
         "ros-dt": "algorithms.baselines:RandomOverSamplingDecisionTree",
         "rus-dt": "algorithms.baselines:RandomUnderSamplingDecisionTree",
         "rusboost": "algorithms.baselines:RUSBoost",
+    },
+    # the strongest example-dependent methods beyond the four papers
+    "linear": {
+        "cslogit": "algorithms.linear.cslogit:CostSensitiveLogisticRegression",
+    },
+    "gradient_boosting": {
+        "csboost": "algorithms.gradient_boosting.csboost:CostSensitiveGradientBoosting",
+    },
+    "ensemble": {
+        "csforest": "algorithms.ensemble.cost_ensemble:CostSensitiveRandomForest",
+        "csbagging": "algorithms.ensemble.cost_ensemble:CostSensitiveBagging",
+        "cspasting": "algorithms.ensemble.cost_ensemble:CostSensitivePasting",
+        "cspatches": "algorithms.ensemble.cost_ensemble:CostSensitiveRandomPatches",
     },
 }
 
@@ -67,7 +81,7 @@ def _import_class(path: str) -> type:
     return getattr(importlib.import_module(module), name)
 
 
-class MethodRegistry(MutableMapping):
+class MethodTable(MutableMapping):
     """``key -> estimator class``, a class imported when its key is first read.
 
     Entries are classes or ``"module:Class"`` paths; assigning either registers a method (the flows' user
@@ -103,6 +117,6 @@ class MethodRegistry(MutableMapping):
         return f"{type(self).__name__}({sorted(self._entries)})"
 
 
-def family_methods(family: str) -> MethodRegistry:
-    """A registry of one family's block of :data:`FAMILY_METHODS`."""
-    return MethodRegistry(FAMILY_METHODS[family])
+def family_methods(family: str) -> MethodTable:
+    """A method table of one family's block of :data:`FAMILY_METHODS`."""
+    return MethodTable(FAMILY_METHODS[family])

@@ -1,5 +1,5 @@
-"""The lazy method registry (algorithms._registry): keys without imports, one class per key read, every
-entry importable, and registration by assignment."""
+"""The method table, imported lazily (algorithms._method_table): keys without imports, one class per key read,
+every entry importable, and registration by assignment."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 from sklearn.base import is_classifier
 
 from algorithms import METHODS
-from algorithms._registry import FAMILY_METHODS, MethodRegistry, family_methods
+from algorithms._method_table import FAMILY_METHODS, MethodTable, family_methods
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -68,4 +68,4 @@ def test_families_serve_their_block_and_the_registry_takes_new_methods():
     del registry["plain"]
     assert "plain" not in registry and "plain" not in family_methods("tree")
     with pytest.raises(KeyError):
-        MethodRegistry()["missing"]
+        MethodTable()["missing"]
