@@ -146,7 +146,7 @@ def test_invalid_records_are_named_and_computed_again(wisconsin, tmp_path, caplo
     computed = compute_cell(spec, store)
     path = store.path(spec.key)
     record = json.loads(path.read_text())
-    assert record["format"] == CELL_FORMAT_VERSION == 6 and len(record["checksum"]) == 64
+    assert record["format"] == CELL_FORMAT_VERSION == 7 and len(record["checksum"]) == 64
     assert store.load(spec.key) == record and load_finished_cells(store, [spec]) == {spec.key: record}
 
     for case, (text, words) in _corruptions(record, spec.key).items():
