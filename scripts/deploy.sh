@@ -5,7 +5,9 @@
 #   bash scripts/deploy.sh          start (or reuse) the server and worker, create the pool, deploy
 #   bash scripts/deploy.sh stop     stop the worker and the server this script started
 #
-# Settings: PREFECT_PORT (default 4200), PREFECT_HOME (default <project>/.prefect). Server and worker run in
+# Settings: PREFECT_PORT (default 4200), PREFECT_HOME (default $CSLEARN_HOME/prefect, where `cslearn` and
+# `make run` keep Prefect's state too). The environment is the one `make` sets (scripts/_environment.sh), so
+# the worker's flows log no download bars. Server and worker run in
 # their own process groups (setsid: a plain `cmd &` from a script ignores SIGINT, and Prefect turns SIGTERM
 # into SIGINT), their PIDs and logs are kept in $PREFECT_HOME/deploy/.
 set -euo pipefail
@@ -15,9 +17,7 @@ VENV_BIN="${VENV_BIN:-$PROJECT_DIR/.venv/bin}"
 PORT="${PREFECT_PORT:-4200}"
 POOL="cslearn-local"
 
-export PREFECT_HOME="${PREFECT_HOME:-$PROJECT_DIR/.prefect}"
-export PREFECT_SERVER_ANALYTICS_ENABLED=false DO_NOT_TRACK=true
-export MLFLOW_DISABLE_TELEMETRY=true MLFLOW_SERVER_ENABLE_JOB_EXECUTION=false
+source "$PROJECT_DIR/scripts/_environment.sh"
 export PREFECT_API_URL="http://127.0.0.1:${PORT}/api"
 export CSLEARN_PROJECT_DIR="$PROJECT_DIR"   # prefect.yaml's pull step: resolved by `prefect deploy`
 

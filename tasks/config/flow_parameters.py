@@ -6,7 +6,9 @@ A flow taking one model shows one opaque object: no descriptions, no choices, an
 --param max_rows=20000`` cannot set one field. :func:`flat_parameters` turns a flow body that takes the model
 into a function taking each field as its own keyword parameter:
 
-- its type, bounds and patterns are the field's, so the API refuses what the model refuses structurally;
+- its type, bounds and patterns are the field's, so the API refuses what the model refuses structurally; an
+  optional field (default ``None``) is shown as its value's type alone, left empty to mean its default (no
+  "None" toggle in Prefect's form; its description says what empty means);
 - its description is the field's entry in the model's numpydoc ``Attributes`` section, written into the
   function's docstring as the ``Args:`` section Prefect reads;
 - a field given ``choices`` lists the known names (datasets, methods) as the ``enum`` of its JSON
@@ -86,14 +88,31 @@ def _with_choices(annotation, names: list[str]):
     return origin[replaced]
 
 
+class _LeftEmpty:
+    """Annotation marker: a field whose default is ``None`` as a form shows it, its value's type alone with no
+    ``None`` branch (Prefect's UI would draw a "Property is type None" toggle); leaving it empty (omitting
+    it) means the default, as the field's description says."""
+
+    def __get_pydantic_json_schema__(self, core_schema, handler):
+        schema = handler(core_schema)
+        branches = [branch for branch in schema.get("anyOf", []) if branch.get("type") != "null"]
+        if len(branches) == 1:
+            rest = {key: value for key, value in schema.items() if key != "anyOf"}
+            return {**branches[0], **rest}
+        return schema
+
+
 def _parameter(name: str, model: type[BaseModel], names: list[str] | None) -> inspect.Parameter:
-    """The keyword parameter of field ``name``: its annotation with constraints (and ``names`` as choices)."""
+    """The keyword parameter of field ``name``: its annotation with constraints (and ``names`` as choices);
+    an optional field (default ``None``) shows its value's type only (:class:`_LeftEmpty`)."""
     field = model.model_fields[name]
     annotation = field.rebuild_annotation()
     if names is not None:
         annotation = _with_choices(annotation, names)
     if field.json_schema_extra:  # a pattern for Prefect's API, beside the model's own validator
         annotation = Annotated[annotation, Field(json_schema_extra=field.json_schema_extra)]
+    if not field.is_required() and field.default is None:
+        annotation = Annotated[annotation, _LeftEmpty()]
     default = inspect.Parameter.empty if field.is_required() else field.get_default(call_default_factory=True)
     return inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation)
 

@@ -23,7 +23,7 @@ from tasks.report.source import RunRecord, load_run
 from tasks.report.statistics import compare_methods
 from tasks.report.text import leaderboard_markdown, plain_number
 from tasks.tracking.mlflow_runs import ParentRun, log_run_files, tracking_client
-from tasks.tracking.mlflow_urls import REPORT_ARTIFACT, mlflow_run_url, report_url
+from tasks.tracking.mlflow_urls import REPORT_ARTIFACT, mlflow_run_url, report_location
 
 __all__ = [
     "DESCRIPTION_LIMIT",
@@ -43,7 +43,8 @@ DESCRIPTION_LIMIT = 8000
 @dataclass(frozen=True)
 class PublishedReport:
     """Where a published report is: its artifact path, its URI in the artifact store, the URL a browser
-    opens it at (:func:`~tasks.tracking.mlflow_urls.report_url`), the run's page
+    opens it at (its artifact view in the MLflow UI), its download URL and, in a local store, its file
+    (:func:`~tasks.tracking.mlflow_urls.report_location`), the run's page
     (:func:`~tasks.tracking.mlflow_urls.mlflow_run_url`), the figures logged beside it and the description set
     on the run."""
 
@@ -52,6 +53,8 @@ class PublishedReport:
     artifact: str
     uri: str
     url: str
+    download: str
+    path: str | None
     run_url: str
     figures: tuple[str, ...]
     description: str
@@ -136,7 +139,7 @@ def _published(client, run, figures: tuple[str, ...]) -> PublishedReport:
         run_name=run.info.run_name or run.info.run_id,
         artifact=REPORT_ARTIFACT,
         uri=uri,
-        url=report_url(client.tracking_uri, run.info.run_id, uri),
+        **report_location(client.tracking_uri, run.info.experiment_id, run.info.run_id, uri),
         run_url=mlflow_run_url(client.tracking_uri, run.info.experiment_id, run.info.run_id),
         figures=figures,
         description=run.data.tags.get("mlflow.note.content", ""),
