@@ -41,7 +41,12 @@ from tasks.compare.comparison_runs import (
 )
 from tasks.compare.summary import summarize_task
 from tasks.config.checks import validate_params
-from tasks.config.flow_parameters import flat_parameters, flow_arguments, machine_environment
+from tasks.config.flow_parameters import (
+    default_comparison_size,
+    flat_parameters,
+    flow_arguments,
+    machine_environment,
+)
 from tasks.config.method_info import compared_methods
 from tasks.report.publish import publish_report_task, published_report
 from tasks.tracking.prefect_artifacts import ProgressArtifact, publish_run_artifacts
@@ -102,7 +107,11 @@ def compare_cells(params: CompareParams) -> dict:
 
 
 @flow(name="method-comparison", flow_run_name=comparison_flow_run_name, validate_parameters=True)
-@flat_parameters(CompareParams, choices={"datasets": "datasets", "methods": "methods"})
+@flat_parameters(
+    CompareParams,
+    choices={"datasets": "datasets", "methods": "methods"},
+    notes={"repeats": lambda: f"With every field left as it is, the run fits {default_comparison_size()}."},
+)
 def compare(params: CompareParams) -> dict:
     """Compare methods on datasets under a protocol; returns the summary and the MLflow parent run id.
 

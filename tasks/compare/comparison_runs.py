@@ -37,7 +37,7 @@ from prefect.runtime import flow_run
 from schemas.flow_params import CompareParams
 from tasks.compare.cell_compute import CellSpec, DatasetInfo
 from tasks.compare.child_runs import child_run_payload
-from tasks.config.flow_parameters import logged_params
+from tasks.config.flow_parameters import given_values, logged_params
 from tasks.cost_models import cost_unit
 from tasks.fitting.split_scores import split_scores_frame
 from tasks.report.figures import CHILD_FIGURE_DPI, child_run_figure, figure_png
@@ -104,7 +104,7 @@ def comparison_flow_run_name() -> str:
     raw = parameters["params"] if subflow else parameters
     try:
         params = CompareParams.model_validate(
-            raw if isinstance(raw, CompareParams) else {k: v for k, v in raw.items() if v is not None}
+            raw if isinstance(raw, CompareParams) else given_values(CompareParams, raw)
         )
     except ValueError:  # the flow's own validation reports it: the run keeps Prefect's name
         return "compare"
@@ -230,10 +230,23 @@ def _dataset_source(dataset) -> object:
     return resolve_dataset_source(Path(path).resolve().as_uri())
 
 
+def _declared_schema(frame):
+    """The schema of a canonical dataset as logged with the run: its float feature columns as ``double`` and
+    its 0/1 ``target`` as ``long`` (the contract of ``schemas.canonical_dataset``), declared rather
+    than inferred, since MLflow's inference warns about every integer column."""
+    from mlflow.types import ColSpec, DataType, Schema
+
+    kinds = {"f": DataType.double, "i": DataType.long, "u": DataType.long, "b": DataType.boolean}
+    return Schema(
+        [ColSpec(kinds.get(frame[name].dtype.kind, DataType.string), name) for name in frame.columns]
+    )
+
+
 @task(name="log_dataset_inputs", cache_policy=NO_CACHE, **_TRACKING_RETRIES)
 def log_dataset_inputs_task(run: ParentRun, datasets: Sequence[DatasetInfo]) -> None:
-    """Log every dataset as an input of the parent run (``mlflow.data.from_pandas``: its schema and row
-    count; digest = the first 36 characters of its fingerprint; source = where it came from)."""
+    """Log every dataset as an input of the parent run (``mlflow.data.from_pandas``: its declared schema,
+    :func:`_declared_schema`, and row count; digest = the first 36 characters of its fingerprint; source =
+    where it came from)."""
     import mlflow.data
     from mlflow.entities import DatasetInput, InputTag
 
@@ -250,6 +263,7 @@ def log_dataset_inputs_task(run: ParentRun, datasets: Sequence[DatasetInfo]) -> 
             name=info.name,
             digest=info.fingerprint[:_DIGEST_LENGTH],
         )
+        logged.schema = _declared_schema(frame)  # not inferred: MLflow would warn about the integer target
         tags = [
             InputTag(key="mlflow.data.context", value="compare"),
             InputTag(key="cslearn.fingerprint", value=info.fingerprint),

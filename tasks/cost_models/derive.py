@@ -57,7 +57,6 @@ def cost_unit(cost_model: str | None) -> str:
     return COST_MODELS[cost_model].unit if cost_model else OWN_COLUMNS_UNIT
 
 
-
 @dataclass(frozen=True)
 class CheckedCostMatrix:
     """A validated cost matrix with its ``b_i`` summary and the rows breaking a reasonableness condition."""

@@ -220,3 +220,20 @@ def test_compare_takes_a_training_set_and_method_params_as_json(capsys):
         assert (
             exited.value.code == 2 and "--method-params: invalid JSON object value" in capsys.readouterr().err
         )
+
+
+def test_a_compare_without_repeats_says_how_many_cells_it_fits_before_starting(monkeypatch, capsys):
+    from tests.servers import free_port
+
+    monkeypatch.setenv("PREFECT_API_URL", f"http://127.0.0.1:{free_port()}/api")  # nothing answers: exit 1
+    arguments = ["compare", "--datasets", "pima", "haberman", "--methods", "adaboost,dt"]
+    assert main(arguments) == 1
+    first, second = capsys.readouterr().err.splitlines()[:2]
+    assert first == (
+        "cslearn compare: 200 cells to fit (2 datasets x 2 methods x 10 repeats x 5 folds: the papers' 10 "
+        "repeats of cv, as --repeats was not given); --repeats 1 fits 20, and fewer --methods or --datasets "
+        "fewer still"
+    )
+    assert "does not answer" in second  # said before Prefect is even reached
+    assert main([*arguments, "--repeats", "2"]) == 1
+    assert "cells to fit" not in capsys.readouterr().err
