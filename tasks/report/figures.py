@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import matplotlib
+import matplotlib.colors
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
@@ -144,14 +145,20 @@ def save_figure(figure: Figure, path: Path) -> Path:
     return path
 
 
-def _palette() -> tuple[tuple, ...]:
-    """40 distinct colours: tab10's ten, then tab20's ten lighter ones, then tab20b's twenty."""
-    tab20 = matplotlib.colormaps["tab20"].colors
-    return (*matplotlib.colormaps["tab10"].colors, *tab20[1::2], *matplotlib.colormaps["tab20b"].colors)
-
-
-#: The colours of methods, in the order of :data:`algorithms.METHODS` (:func:`method_color`).
-METHOD_PALETTE = _palette()
+#: The colours of methods, in the order of :data:`algorithms.METHODS` (:func:`method_color`): tab10's ten,
+#: then thirty chosen one by one as far as possible (in CIELAB) from all before them, among the colours of
+#: lightness 28-70 and chroma under 70 (readable on white, not neon), so that methods near each other in the
+#: table, which figures often show together, get colours far apart.
+METHOD_PALETTE = tuple(
+    matplotlib.colors.to_rgba(colour)
+    for colour in (
+        *matplotlib.colormaps["tab10"].colors,
+        "#445500", "#990044", "#aa7722", "#007755", "#ff8888", "#99aa66", "#2288ff", "#880077", "#554466",
+        "#883300", "#005566", "#114499", "#cc99bb", "#00bb88", "#cc9977", "#ee4488", "#444433", "#668800",
+        "#88aacc", "#994477", "#dd88ff", "#ee8855", "#006611", "#bb4444", "#664400", "#77aaff", "#77aa99",
+        "#887744", "#8877aa", "#663399",
+    )
+)  # fmt: skip
 
 
 def method_color(method: str) -> tuple:

@@ -17,7 +17,7 @@ from prefect import get_run_logger, task
 from prefect.cache_policies import NO_CACHE
 
 from algorithms.metrics import VIEWS, metric_label
-from tasks.report.build import build_report
+from tasks.report.build import build_report, retrain_verdict
 from tasks.report.html import Report
 from tasks.report.source import RunRecord, load_run
 from tasks.report.statistics import compare_methods
@@ -86,12 +86,14 @@ def _fit(head: list[str], rows: list[str], tail: list[str], limit: int) -> str:
 def run_description(
     record: RunRecord, report: Report, *, metric: str = "opm", limit: int = DESCRIPTION_LIMIT
 ):
-    """The run's description in markdown: a title line, the leaderboard (a comparison: ranks, wins and the
-    main metrics, then the Friedman and post-hoc tests in words) or the candidates (a retrain), and where the
-    full report is. Rows are dropped from the bottom to keep it within ``limit`` characters."""
+    """The run's description in markdown: a title line, the verdict (a comparison: the Friedman test's, in
+    bold; a retrain: the registry's), the leaderboard (ranks, wins and the main metrics, then the tests in
+    words) or the candidates, and where the full report is; MLflow's run page shows its first lines. Rows
+    are dropped from the bottom to keep it within ``limit`` characters."""
     head = [f"### {record.run_name}", ""]
     tail = ["", f"Full report with every table and figure: artifact `{REPORT_ARTIFACT}` of this run."]
     if record.purpose == "retrain":
+        head += [f"Registry: {retrain_verdict(record)}.", ""]  # the verdict first
         candidates: pd.DataFrame = report.tables["candidates"]
         shown = [name for name in VIEWS["retrain_description"] if name in candidates]
         header = ["#", "candidate", *(metric_label(name) for name in shown), "registered"]
@@ -109,14 +111,12 @@ def run_description(
             for position, row in enumerate(candidates.to_dict(orient="records"), start=1)
         ]
         head += ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-        verdict = record.tags.get("cslearn.registry.reason")
-        if verdict:
-            tail = ["", f"Registry: {verdict}", *tail]
         return _fit(head, rows, tail, limit)
     comparison = compare_methods(report.tables["summary"], metric)
     table, _, words = leaderboard_markdown(report.tables["leaderboard"], comparison).partition("\n\n")
     header, rule, *rows = table.splitlines()
-    return _fit([*head, header, rule], rows, ["", *words.splitlines(), *tail], limit)
+    verdict, *tests = words.splitlines()
+    return _fit([*head, f"**{verdict}**", "", header, rule], rows, ["", *tests, *tail], limit)
 
 
 def publish_report(tracking_uri: str | None, run_id: str, *, metric: str = "opm") -> PublishedReport:

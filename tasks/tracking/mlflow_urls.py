@@ -99,10 +99,13 @@ def report_location(
     tracking_uri: str, experiment_id: str, run_id: str, uri: str, artifact: str = REPORT_ARTIFACT
 ) -> dict[str, str | None]:
     """Where the report of a run opens: ``url`` (its artifact view in the MLflow UI: the tracking server's,
-    or ``make ui``'s for a local store), ``download`` (MLflow's download endpoint) and ``path`` (the file in
-    a local artifact store, else ``None``; ``uri`` is the artifact's URI in the store)."""
+    or ``make ui``'s for a local store), ``download`` (MLflow's download endpoint) and ``path`` (the file, for
+    a local store; ``None`` with a tracking server, whose files are its own). ``uri`` is the artifact's URI in
+    the store."""
     local = None
-    if uri.startswith("file://"):
+    if is_tracking_server(tracking_uri):
+        local = None
+    elif uri.startswith("file://"):
         local = urllib.parse.unquote(urllib.parse.urlsplit(uri).path)
     elif "://" not in uri:
         local = uri

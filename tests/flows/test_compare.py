@@ -279,7 +279,10 @@ def test_cli_json_prints_the_summary_and_parent_run(
     text = capsys.readouterr().out
     assert "cells: 2 total, 2 resumed, 0 computed, 0 failed" in text
     assert f"MLflow parent run {document['parent_run_id']} (reused: every cell was already done)" in text
-    assert f"HTML report: {mlflow_server}/get-artifact?path=report%2Freport.html&run_uuid=" in text
+    run = MlflowClient(mlflow_server).get_run(document["parent_run_id"])
+    view = f"#/experiments/{run.info.experiment_id}/runs/{run.info.run_id}/artifacts/report/report.html"
+    assert f"HTML report: {mlflow_server}/{view}?workflowType=machine_learning" in text  # opens in the UI
+    assert "HTML report file:" not in text  # a tracking server: no local file to name
     assert fit_count() == 2
 
 
