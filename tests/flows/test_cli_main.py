@@ -9,6 +9,7 @@ import re
 import subprocess
 import sys
 from importlib.metadata import version
+from pathlib import Path
 
 import pytest
 
@@ -189,6 +190,26 @@ def test_environment_defaults_fill_only_what_the_user_left_unset(monkeypatch):
     assert os.environ["PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS"] == "300"
     assert os.environ["DO_NOT_TRACK"] == "true" and os.environ["MLFLOW_DISABLE_TELEMETRY"] == "true"
     assert os.environ["PREFECT_SERVER_ANALYTICS_ENABLED"] == "false"
+
+
+def test_prefect_state_goes_to_one_place_by_hand_and_under_make(monkeypatch, tmp_path):
+    """`cslearn` by hand and the scripts of `make run` / `make deploy` keep Prefect's history in one folder:
+    $CSLEARN_HOME/prefect, unless PREFECT_HOME is set."""
+    monkeypatch.setenv("CSLEARN_HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("PREFECT_HOME")
+    apply_environment_defaults()
+    assert os.environ["PREFECT_HOME"] == str((tmp_path / "home" / "prefect").resolve())
+    monkeypatch.delenv("PREFECT_HOME")
+    script = 'PROJECT_DIR="$1"; source "$1/scripts/_environment.sh"; echo "$PREFECT_HOME"'
+    project = str(Path(__file__).resolve().parents[2])
+    env = {key: value for key, value in os.environ.items() if key != "PREFECT_HOME"}
+    shown = subprocess.run(
+        ["bash", "-c", script, "bash", project], env=env, capture_output=True, text=True, check=True
+    )
+    assert Path(shown.stdout.strip()) == (tmp_path / "home" / "prefect").resolve()
+    monkeypatch.setenv("PREFECT_HOME", str(tmp_path / "mine"))
+    apply_environment_defaults()
+    assert os.environ["PREFECT_HOME"] == str(tmp_path / "mine")  # the user's choice stands
 
 
 def test_a_reader_that_stops_early_gets_no_traceback():
