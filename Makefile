@@ -7,8 +7,8 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 
-# Keep Prefect, MLflow and Dask local and quiet (see docs/environment.md).
-export PREFECT_HOME ?= $(CURDIR)/.prefect
+# Keep Prefect, MLflow and Dask local and quiet (see docs/environment.md). Prefect's state is not set here:
+# `cslearn` and the scripts put it in $CSLEARN_HOME/prefect unless PREFECT_HOME is set (tasks/storage.py).
 export PREFECT_SERVER_ANALYTICS_ENABLED := false
 export PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS := 120
 export DO_NOT_TRACK := true

@@ -18,10 +18,8 @@ from flows.cli._environment import apply_environment_defaults
 
 BIN = Path(sys.executable).parent
 
-# Before Prefect is imported: the quiet settings and the start-up timeout of the command line, and the
-# project's Prefect home (as ``make`` sets it).
+# Before Prefect is imported: the quiet settings, the start-up timeout and Prefect's home of the command line.
 apply_environment_defaults()
-os.environ.setdefault("PREFECT_HOME", str(Path(__file__).resolve().parents[1] / ".prefect"))
 
 #: The small comparison every runner runs: 2 datasets x 3 methods x 5 folds = 30 cells.
 SMALL_COMPARE = {

@@ -30,6 +30,7 @@ from tasks.compare.cells import describe_dataset_task, load_finished_cells, plan
 from tasks.compare.comparison_runs import (
     ChildRunLog,
     cell_counts,
+    comparison_flow_run_name,
     comparison_outcome,
     comparison_parent_run,
     config_hash,
@@ -40,7 +41,12 @@ from tasks.compare.comparison_runs import (
 )
 from tasks.compare.summary import summarize_task
 from tasks.config.checks import validate_params
-from tasks.config.flow_parameters import flat_parameters, flow_arguments, machine_environment
+from tasks.config.flow_parameters import (
+    default_comparison_size,
+    flat_parameters,
+    flow_arguments,
+    machine_environment,
+)
 from tasks.config.method_info import compared_methods
 from tasks.report.publish import publish_report_task, published_report
 from tasks.tracking.prefect_artifacts import ProgressArtifact, publish_run_artifacts
@@ -49,7 +55,7 @@ from tasks.tracking.progress import Progress
 __all__ = ["compare", "compare_cells", "run_compare"]
 
 
-@flow(name="method-comparison-cells", validate_parameters=True)
+@flow(name="method-comparison-cells", flow_run_name=comparison_flow_run_name, validate_parameters=True)
 def compare_cells(params: CompareParams) -> dict:
     """Run, track and summarise every cell of a comparison on the task runner this flow was given."""
     params = validate_params(CompareParams, params)
@@ -64,16 +70,16 @@ def compare_cells(params: CompareParams) -> dict:
     progress = Progress(len(specs), skipped=len(finished))
     if earlier.complete is not None and len(finished) == len(specs):
         run, child_runs, artifacts = reuse_run_task(params.tracking_uri, earlier.complete)
-        logger.info("every cell is done and MLflow run %s holds them all: reusing it", run.run_id)
+        logger.info("Every cell is done and MLflow run %s holds them all: reusing it.", run.run_id)
         report = summarize_task([finished[spec.key] for spec in specs])
         published = published_report(run.tracking_uri, run.run_id)
-        publish_run_artifacts("compare", run, published)
+        publish_run_artifacts("compare", params.experiment, run, published)
         cells = cell_counts(progress, list(finished.values()))
         return comparison_outcome(run, cells, child_runs, artifacts, report, published=published, reused=True)
     resumes = earlier.latest if finished else None
     with comparison_parent_run(params, datasets, methods, config=config, resumes=resumes) as run:
         logger.info(
-            "MLflow parent run %s (%s); %d cells, %d already done%s",
+            "Logging to MLflow parent run %s in %s: %d cells, %d of them already done%s.",
             run.run_id,
             run.tracking_uri,
             len(specs),
@@ -96,12 +102,16 @@ def compare_cells(params: CompareParams) -> dict:
         cells = cell_counts(progress, ordered)
         artifacts = log_comparison_report_task(run, report, cells)
         published = publish_report_task(run)
-        publish_run_artifacts("compare", run, published)
+        publish_run_artifacts("compare", params.experiment, run, published)
     return comparison_outcome(run, cells, children.run_ids(), artifacts, report, published=published)
 
 
-@flow(name="method-comparison", validate_parameters=True)
-@flat_parameters(CompareParams, choices={"datasets": "datasets", "methods": "methods"})
+@flow(name="method-comparison", flow_run_name=comparison_flow_run_name, validate_parameters=True)
+@flat_parameters(
+    CompareParams,
+    choices={"datasets": "datasets", "methods": "methods"},
+    notes={"repeats": lambda: f"With every field left as it is, the run fits {default_comparison_size()}."},
+)
 def compare(params: CompareParams) -> dict:
     """Compare methods on datasets under a protocol; returns the summary and the MLflow parent run id.
 

@@ -44,6 +44,7 @@ from tasks.model_registry import (
     CandidateProgress,
     best_candidate,
     fit_and_log_candidate_task,
+    log_retrain_answer_task,
     prepare_retrain_data_task,
     register_and_promote_task,
     retrain_outcome,
@@ -60,6 +61,7 @@ RETRAIN_RETRIES = {"retries": 2, "retry_delay_seconds": 120}
 
 @flow(  # each candidate's fit in a worker process, two at once: Ctrl-C stops them at once
     name="retrain",
+    flow_run_name="retrain {dataset}",
     validate_parameters=True,
     task_runner=FitProcessTaskRunner(2, warm_module=cost_selection.__name__),
     **RETRAIN_RETRIES,
@@ -76,8 +78,9 @@ def retrain(params: RetrainParams) -> dict:
         the others still compete), ``best``, and the registry decision (``model_name``, ``registered``,
         ``outcome`` = ``champion`` / ``challenger`` / ``unchanged``, ``version`` and ``alias`` (``None`` when
         nothing was registered), ``reason``, ``previous_champion_version``, ``previous_champion_savings``,
-        ``holdout_key``), and ``report``: where the HTML report logged to the parent run is (``artifact``,
-        ``uri``, ``figures``, ``description``; ``tasks.report.publish``).
+        ``holdout_key``), ``verdict`` (that decision in one line, ``tasks.model_registry.retrain_answer``)
+        and ``report``: where the HTML report logged to the parent run is (``artifact``, ``uri``, ``url``,
+        ``figures``, ``description``; ``tasks.report.publish``).
     """
     logger = get_run_logger()
     data = prepare_retrain_data_task(
@@ -112,7 +115,7 @@ def retrain(params: RetrainParams) -> dict:
                 results[method] = future.result()
             else:  # its child run is marked FAILED; the other candidates still compete
                 failed[method] = str(state.message)
-                logger.warning("candidate %s failed: %s", method, state.message)
+                logger.warning("Candidate %s failed: %s", method, state.message)
             logger.info(progress.update())
             bar.update(progress.done)
         bar.finish()
@@ -121,12 +124,12 @@ def retrain(params: RetrainParams) -> dict:
         decision = register_and_promote_task(
             run.tracking_uri, params.registered_model_name, best, data, run.run_id
         )
+        verdict = log_retrain_answer_task(run, decision, best.method)
         published = publish_report_task(run)
-        publish_run_artifacts("retrain", run, published)
-    logger.info(
-        "%s: best %s (savings %.4f); %s", params.dataset, best.method, best.savings, decision["reason"]
-    )
-    return {**retrain_outcome(params.dataset, run, results, failed, best, decision), "report": published}
+        publish_run_artifacts("retrain", params.dataset, run, published)
+    logger.info("Retrain of %s done: %s.", params.dataset, verdict)
+    outcome = retrain_outcome(params.dataset, run, results, failed, best, decision)
+    return {**outcome, "verdict": verdict, "report": published}
 
 
 def run_retrain(params: RetrainParams | Mapping) -> dict:

@@ -18,6 +18,9 @@ the code and the data know are checked when the caller passes them as validation
 - ``"state_home"``: the resolved state folder (``$CSLEARN_HOME``), inside which ``CompareParams.cell_store``
   may then be given as an absolute path.
 
+The ``Attributes`` sections speak to the person filling in a Prefect deployment's form (they become its
+field descriptions, ``tasks.config.flow_parameters``): what a value means and what leaving it empty does.
+
 Names that become paths are checked by the models themselves (:data:`NAME_PATTERN` for experiments,
 :data:`RELATIVE_FOLDER_PATTERN` for the cell store, inside the state folder), and their JSON schemas carry the
 same patterns, so a Prefect deployment's API refuses a bad value too. A tracking URI carrying credentials is
@@ -226,59 +229,59 @@ class CompareParams(BaseModel):
     Attributes
     ----------
     datasets : tuple of str
-        Keys of ``tasks.datasets.DATASETS``.
+        Datasets to compare on: built-in ones (``cslearn datasets list``) or your own files ingested with
+        ``cslearn datasets ingest``.
     methods : tuple of str or None
-        Keys of ``algorithms.METHODS``; ``None`` means every registered method.
+        Methods to compare (``cslearn methods list``). Leave empty to compare every method.
     protocol : {"cv", "holdout", "tvt"}
-        ``cv``: ``repeats`` x ``folds`` stratified folds; ``holdout``: ``repeats`` stratified splits of
-        ``holdout_test_fraction``; ``tvt``: ``repeats`` stratified train / validation / test splits of
-        ``tvt_fractions``.
+        How each dataset is split: ``cv``, ``repeats`` x ``folds`` stratified cross-validation; ``holdout``,
+        ``repeats`` random stratified splits with ``holdout_test_fraction`` of the rows for testing;
+        ``tvt``, ``repeats`` train / validation / test splits in the shares ``tvt_fractions``.
     repeats : int or None
-        Number of repetitions; ``None`` takes the paper's value from ``DEFAULT_REPEATS``.
+        How many times the protocol is repeated with new splits. Leave empty for the papers' count: 10 under
+        ``cv``, 100 under ``holdout``, 1 under ``tvt``. The run fits datasets x methods x repeats x folds
+        cells: 1 repeat is a quick look, 10 the papers' protocol.
     folds : int
-        K of the ``cv`` protocol (ignored otherwise).
+        Folds per repeat under ``cv`` (ignored by the other protocols).
     holdout_test_fraction : float
-        Share of the rows in the test split of the ``holdout`` protocol.
+        Share of the rows in the test split under ``holdout``.
     tvt_fractions : tuple of float
-        Shares of the train, validation and test splits of the ``tvt`` protocol (summing to 1).
+        Shares of the train, validation and test splits under ``tvt`` (summing to 1).
     n_estimators : tuple of int
-        Ensemble sizes T evaluated from the staged predictions of ONE fit with ``max(n_estimators)`` rounds
-        (AdaCC paper, Section 5.2: T in {25, 50, 100, 200}).
+        Ensemble sizes T scored for boosting methods, all from one fit with the largest T (the AdaCC paper
+        uses 25, 50, 100 and 200).
     cost_selection : {"train", "inner-cv", "none"}
-        How fixed-cost methods (those with a ``negative_cost`` parameter) pick C- with C+ = 1 (AdaCC paper,
-        Section 5.2): ``train`` fits every candidate on the training fold and keeps the best training F1 (the
-        paper's choice), ``inner-cv`` scores candidates by mean F1 over ``inner_folds`` stratified inner folds
-        and refits the winner on the whole training fold, ``none`` keeps the estimator's default.
-        Under ``tvt`` the validation split scores the candidates whenever selection is on. On a dataset with
-        example-dependent costs the score is savings (CSDT Eq. 4) instead of F1 and the grid is
-        ``tasks.fitting.cost_selection.regret_scale_grid`` (C- scales the negatives' regret from the regrets'
-        own ratio to equal class costs) instead of ``negative_costs``.
+        How methods with a fixed cost ratio choose their cost C- of a false positive (with C+ = 1):
+        ``train`` keeps the candidate with the best F1 on the training split (the paper's choice),
+        ``inner-cv`` the best mean F1 over ``inner_folds`` inner folds, ``none`` keeps each method's
+        default. On a dataset with example-dependent costs the candidates are scored by savings, and C-
+        scales the negatives' costs instead of taking ``negative_costs``.
     negative_costs : tuple of float
-        The C- grid (datasets without example-dependent costs).
+        The candidate values of C- on datasets without example-dependent costs.
     inner_folds : int
-        Stratified inner folds of ``cost_selection="inner-cv"``.
+        Inner folds of ``cost_selection`` ``inner-cv``.
     seed : int
-        Root seed: splits and estimator seeds derive from it.
+        Seed of every split and estimator: the same seed gives the same results.
     training_set : {"train", "under", "rejection", "over"}
         What methods are trained on (CSDT paper, Section 6): the training split as drawn, or resampled from
         it by random under-sampling, cost-proportionate rejection sampling or cost-proportionate
-        over-sampling (the last two need example-dependent costs); the test split is never resampled.
+        over-sampling (the last two need example-dependent costs). The test split is never resampled.
     experiment : str
-        MLflow experiment name (one experiment per purpose): 1 to 100 letters, digits, '.', '_' and '-'
-        (:data:`NAME_PATTERN`), since its artifacts live in a folder of that name.
+        MLflow experiment the runs are logged to: 1 to 100 letters, digits, '.', '_' and '-'.
     tracking_uri : str or None
-        MLflow tracking URI without credentials; ``None`` means ``MLFLOW_TRACKING_URI`` or the sqlite store in
-        the state folder.
+        MLflow tracking URI, without credentials. Leave empty for ``MLFLOW_TRACKING_URI`` or the local store
+        in ``$CSLEARN_HOME``. Not a deployment parameter: a worker uses its own.
     dask_address : str or None
-        ``tcp://HOST:PORT`` of a running Dask scheduler; ``None`` runs cells on a thread pool.
+        Address of a running Dask scheduler (``tcp://HOST:PORT``) to fit the cells on. Leave empty to fit
+        them on this machine's worker processes.
     max_workers : int
-        Cells fitted at once by the default task runner (each in its own worker process).
+        Cells fitted at once on this machine, each in its own worker process (one per core is best).
     cell_store : str or None
-        Folder of the resumable per-cell results inside the state folder (``$CSLEARN_HOME``, see
-        ``tasks.storage``), relative to it (an absolute path inside it is made relative when the validation
-        context names the state folder, key ``"state_home"``); ``None`` means ``cells``.
+        Folder, inside ``$CSLEARN_HOME``, where finished cells are kept so that a rerun resumes. Leave empty
+        for ``cells``.
     method_params : dict
-        Optional constructor overrides per method key, e.g. ``{"adacc1": {"formulation": "paper"}}``.
+        Settings of methods that replace their defaults, per method, e.g.
+        ``{"adacc1": {"formulation": "paper"}}``. Leave empty for the defaults.
     """
 
     # An error never echoes its input: a refused tracking URI may carry a password.
@@ -394,32 +397,37 @@ class RetrainParams(BaseModel):
     Attributes
     ----------
     dataset : str
-        A business dataset of ``tasks.datasets.DATASETS`` (one with a cost model).
+        The dataset to retrain on: one with example-dependent costs (credit scoring, direct marketing, card
+        fraud, or your own file ingested with its cost columns).
     candidates : tuple of str
-        Keys of ``algorithms.METHODS`` to fit; the best by holdout savings is registered.
+        Methods to fit (``cslearn methods list``); the best by savings on the holdout is registered.
     holdout_fraction : float
-        Share of the rows held out for scoring candidates and the champion.
+        Share of the rows held out to score the candidates and the current champion.
     max_rows : int or None
-        Stratified row cap applied before splitting (quick runs and tests); ``None`` uses every row.
+        Use at most this many rows, drawn keeping the share of positives (a quicker run). Leave empty to use
+        every row.
     seed : int
-        Root seed of the holdout and of the estimators.
+        Seed of the holdout and of the estimators.
     experiment : str
-        MLflow experiment of the retrain runs (:data:`NAME_PATTERN`).
+        MLflow experiment the retrain runs are logged to: 1 to 100 letters, digits, '.', '_' and '-'.
     model_name : str or None
-        Registered model name; ``None`` means ``cslearn-<dataset>``.
+        Name of the model in MLflow's model registry. Leave empty for ``cslearn-`` followed by the dataset's
+        name.
     tracking_uri : str or None
-        MLflow tracking URI without credentials; ``None`` means ``MLFLOW_TRACKING_URI`` or the sqlite store in
-        the state folder.
+        MLflow tracking URI, without credentials. Leave empty for ``MLFLOW_TRACKING_URI`` or the local store
+        in ``$CSLEARN_HOME``. Not a deployment parameter: a worker uses its own.
     method_params : dict
-        Constructor overrides per candidate, e.g. ``{"csdt": {"max_depth": 5}}``.
+        Settings of candidates that replace their defaults, per method, e.g. ``{"csdt": {"max_depth": 5}}``.
+        Leave empty for the defaults.
     cost_params : dict
-        Explicit cost-model parameters (default: the paper's).
+        Parameters of the dataset's cost model that replace the paper's, e.g. ``{"contact_cost": 2.0}``
+        for direct marketing. Leave empty for the paper's.
     cache_dir : str or None
-        Dataset cache folder; ``None`` means the data layer's default.
+        Folder of the dataset cache. Leave empty for ``CSLEARN_CACHE`` or the user cache folder. Not a
+        deployment parameter: a worker uses its own.
     cost_selection : {"train", "none"}
-        ``train``: a fixed-cost candidate (one with a ``negative_cost`` parameter) chooses C- on the training
-        rows by savings (``tasks.fitting.cost_selection.regret_scale_grid``, as ``compare`` does on business
-        datasets); ``none``: it keeps its configured C-.
+        ``train``: a candidate with a fixed cost ratio first chooses its cost C- by savings on the training
+        rows (as ``compare`` does on business datasets); ``none``: it keeps its own C-.
     """
 
     # An error never echoes its input: a refused tracking URI may carry a password.
@@ -476,13 +484,14 @@ class IngestParams(BaseModel):
     Attributes
     ----------
     datasets : tuple of str
-        Keys of ``tasks.datasets.DATASETS``.
+        Built-in datasets to download, check and cache (``cslearn datasets list``).
     cache_dir : str or None
-        Cache folder; ``None`` means ``$CSLEARN_CACHE`` or the user cache directory.
+        Folder of the dataset cache. Leave empty for ``CSLEARN_CACHE`` or the user cache folder.
     force : bool
-        Ingest again even when a valid cache entry exists.
+        Ingest again even when a valid copy is already cached.
     report_key : str
-        Key of the summary table artifact (per-dataset tables are ``<report_key>-<dataset>``).
+        Key of the validation report's summary artifact in Prefect (each dataset's table is
+        ``<report_key>-<dataset>``): lowercase letters, digits and dashes.
     """
 
     model_config = ConfigDict(frozen=True, extra="forbid")

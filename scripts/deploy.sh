@@ -5,9 +5,12 @@
 #   bash scripts/deploy.sh          start (or reuse) the server and worker, create the pool, deploy
 #   bash scripts/deploy.sh stop     stop the worker and the server this script started
 #
-# Settings: PREFECT_PORT (default 4200), PREFECT_HOME (default <project>/.prefect). Server and worker run in
+# Settings: PREFECT_PORT (default 4200), PREFECT_HOME (default $CSLEARN_HOME/prefect, where `cslearn` and
+# `make run` keep Prefect's state too). The environment is the one `make` sets (scripts/_environment.sh), so
+# the worker's flows log no download bars. Server and worker run in
 # their own process groups (setsid: a plain `cmd &` from a script ignores SIGINT, and Prefect turns SIGTERM
-# into SIGINT), their PIDs and logs are kept in $PREFECT_HOME/deploy/.
+# into SIGINT), their PIDs and logs are kept in $PREFECT_HOME/deploy/ (with deploy.log: what `prefect
+# work-pool create` and `prefect deploy` printed).
 set -euo pipefail
 
 PROJECT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -15,9 +18,7 @@ VENV_BIN="${VENV_BIN:-$PROJECT_DIR/.venv/bin}"
 PORT="${PREFECT_PORT:-4200}"
 POOL="cslearn-local"
 
-export PREFECT_HOME="${PREFECT_HOME:-$PROJECT_DIR/.prefect}"
-export PREFECT_SERVER_ANALYTICS_ENABLED=false DO_NOT_TRACK=true
-export MLFLOW_DISABLE_TELEMETRY=true MLFLOW_SERVER_ENABLE_JOB_EXECUTION=false
+source "$PROJECT_DIR/scripts/_environment.sh"
 export PREFECT_API_URL="http://127.0.0.1:${PORT}/api"
 export CSLEARN_PROJECT_DIR="$PROJECT_DIR"   # prefect.yaml's pull step: resolved by `prefect deploy`
 
@@ -76,13 +77,31 @@ else
     healthy || { echo "the Prefect server is not healthy after 180 s (log: $STATE_DIR/server.log)" >&2; exit 1; }
 fi
 
+# Prefect's own output (which tells to start a worker after each deployment) goes to a log; this script says
+# what was deployed, and starts the worker itself.
+DEPLOY_LOG="$STATE_DIR/deploy.log"
+: >"$DEPLOY_LOG"
+run_logged() {  # run_logged WHAT COMMAND...: run COMMAND with its output in $DEPLOY_LOG, its tail if it fails
+    local what="$1"; shift
+    if ! "$@" >>"$DEPLOY_LOG" 2>&1; then
+        echo "$what failed; end of its output ($DEPLOY_LOG):" >&2
+        tail -n 30 "$DEPLOY_LOG" >&2
+        exit 1
+    fi
+}
+
 if "$VENV_BIN/prefect" work-pool inspect "$POOL" >/dev/null 2>&1; then
     echo "work pool $POOL exists"
 else
-    "$VENV_BIN/prefect" work-pool create "$POOL" --type process
+    run_logged "creating the work pool" "$VENV_BIN/prefect" work-pool create "$POOL" --type process
+    echo "created the process work pool $POOL"
 fi
 
-"$VENV_BIN/prefect" --no-prompt deploy --all
+# What the compare deployment fits with its defaults, for its description (resolved by `prefect deploy`).
+CSLEARN_COMPARE_DEFAULT_SIZE="$("$VENV_BIN/python" -c 'from tasks.config.flow_parameters import default_comparison_size as size; print(size())')"
+export CSLEARN_COMPARE_DEFAULT_SIZE
+run_logged "prefect deploy --all" "$VENV_BIN/prefect" --no-prompt deploy --all
+grep -o "Deployment '[^']*' successfully [a-z]*" "$DEPLOY_LOG" | sed "s/^Deployment /deployment /" || true
 
 if alive "$STATE_DIR/worker.pid"; then
     echo "worker already running (PID $(cat "$STATE_DIR/worker.pid"))"

@@ -13,7 +13,8 @@
 #
 # Prefect: with PREFECT_API_URL set, the flow reports to that server; otherwise `cslearn compare` starts
 # Prefect's temporary server itself, once, while it imports the flow (its history stays in
-# PREFECT_HOME=.prefect), and stops it at the end: no port to choose, nothing left running.
+# PREFECT_HOME, default $CSLEARN_HOME/prefect, as for `cslearn` by hand), and stops it at the end: no port to
+# choose, nothing left running.
 # Exit status: cslearn's (1 when some cells failed, named on stderr), after the summary.
 # State: $CSLEARN_HOME (default ~/.local/share/cslearn, the same for `make ui` and `.venv/bin/cslearn` run by
 # hand; tasks.storage). MLflow: MLFLOW_TRACKING_URI if set, else sqlite + artifacts under $CSLEARN_HOME/mlflow.
@@ -46,14 +47,17 @@ status=0
 elapsed=$(( $(date +%s) - started ))
 if (( status == 2 || status == 130 )); then exit "$status"; fi
 
-STORE="$("$VENV_BIN/python" -c 'from tasks.tracking.mlflow_runs import default_tracking_uri; print(default_tracking_uri())')"
+{ read -r STORE; read -r FRONT_PAGE; } < <("$VENV_BIN/python" -c '
+from tasks.tracking.mlflow_runs import default_tracking_uri
+from tasks.tracking.mlflow_urls import mlflow_home_url
+print(default_tracking_uri(), mlflow_home_url(default_tracking_uri()), sep="\n")')
 cat <<EOF
 
 Finished in $((elapsed / 60)) min $((elapsed % 60)) s. Results are in MLflow ($STORE),
 experiment "${CSLEARN_RUN_EXPERIMENT:-cslearn-make-run}": one parent run per invocation with the HTML report
 (report/report.html, its link printed above), its figures and the leaderboard as description, a child run per
 (dataset, method) with grouped metrics, per-round curves and one figure, and results/*.{csv,parquet}.
-Browse them with:   make ui        (MLflow UI on http://127.0.0.1:${MLFLOW_UI_PORT:-5000})
+Browse them with:   make ui        (MLflow UI: $FRONT_PAGE)
 Run it again to resume (finished cells are skipped); the paper's protocol:
     .venv/bin/cslearn compare --datasets ${DATASETS[*]} --protocol cv --repeats 10 --folds 5 --n-estimators 25,50,100,200
 EOF

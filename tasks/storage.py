@@ -5,10 +5,11 @@ user data directory (``platformdirs.user_data_dir("cslearn")``, e.g. ``~/.local/
 never depends on where the code is installed or on the working directory, so ``make run``, ``make ui``, the
 ``cslearn`` command and Prefect workers of one user all see the same runs::
 
-    mlflow/mlflow.db        the default MLflow tracking store
-    (``tasks.tracking.mlflow_runs.default_tracking_uri``) mlflow/artifacts/       the artifacts of its
-    experiments cells/                  the resumable results of ``compare`` cells
-    (``tasks.compare.cell_compute.CellStore``)
+    mlflow/mlflow.db   the default MLflow store (``tasks.tracking.mlflow_runs.default_tracking_uri``)
+    mlflow/artifacts/  the artifacts of its experiments
+    cells/             the resumable results of ``compare`` cells (``tasks.compare.cell_compute.CellStore``)
+    prefect/           Prefect's state when ``PREFECT_HOME`` is not set (:func:`prefect_home`): the history
+                       of ``make run``, of ``cslearn`` run by hand and of ``make deploy``'s server
 
 Datasets live in the dataset cache (``$CSLEARN_CACHE``, ``tasks.datasets.cache``). Every file is written
 through :func:`atomic_path`: to a temporary name beside the destination, renamed over it only when complete.
@@ -26,7 +27,14 @@ from pathlib import Path
 
 import platformdirs
 
-__all__ = ["HOME_ENVIRONMENT_VARIABLE", "atomic_path", "atomic_write_bytes", "inside", "state_home"]
+__all__ = [
+    "HOME_ENVIRONMENT_VARIABLE",
+    "atomic_path",
+    "atomic_write_bytes",
+    "inside",
+    "prefect_home",
+    "state_home",
+]
 
 #: Environment variable that overrides the state folder.
 HOME_ENVIRONMENT_VARIABLE = "CSLEARN_HOME"
@@ -36,6 +44,13 @@ def state_home() -> Path:
     """The state folder: ``$CSLEARN_HOME`` if set, else the user data directory of cslearn (not created)."""
     configured = os.environ.get(HOME_ENVIRONMENT_VARIABLE)
     return Path(configured or platformdirs.user_data_dir("cslearn")).expanduser().resolve()
+
+
+def prefect_home() -> Path:
+    """Prefect's state folder: ``$PREFECT_HOME`` if set, else ``prefect/`` in the state folder, so that
+    ``make run``, ``make deploy`` and ``cslearn`` run by hand keep one Prefect history (not created)."""
+    configured = os.environ.get("PREFECT_HOME")
+    return Path(configured).expanduser().resolve() if configured else state_home() / "prefect"
 
 
 def inside(root: Path, relative: str | os.PathLike) -> Path:

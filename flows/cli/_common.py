@@ -67,11 +67,16 @@ def flow_output_guard() -> Iterator[None]:
 
 def report_lines(report: dict | None, run_id: str) -> list[str]:
     """Where the run's HTML report is (``tasks.report.publish.PublishedReport.as_dict``) and its MLflow page,
-    for the text summary of ``compare`` and ``retrain``."""
+    for the text summary of ``compare`` and ``retrain``: the report in the MLflow UI (for a local store, the
+    UI ``make ui`` serves, with the file's path on the next line), then the run's page."""
     if report is None:
         return [f"no HTML report (nothing to report); once cells succeed: cslearn report {run_id}"]
+    local = [f"HTML report file: {report['path']}"] if report.get("path") else []
+    serve = ["(a local store: `make ui` serves these pages)"] if report.get("path") else []
     return [
         f"HTML report: {report['url']}",
+        *local,
         f"MLflow run page: {report['run_url']}",
+        *serve,
         f"rebuild the report elsewhere: cslearn report {run_id} --out DIR",
     ]

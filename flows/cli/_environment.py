@@ -1,8 +1,10 @@
 """The environment the command line runs flows in, when nothing else set it up (``make`` or not).
 
-- :func:`apply_environment_defaults`: the settings of ``docs/environment.md`` that keep Prefect and MLflow
-  local and quiet, and a start-up timeout for Prefect's temporary server that a loaded machine can meet; each
-  applies only when the user has not set that variable (``make`` sets the same values).
+- :func:`apply_environment_defaults`: the settings that keep Prefect and MLflow local and quiet
+  (``docs/environment.md``), a start-up timeout for Prefect's temporary server that a loaded machine can meet,
+  and Prefect's state folder, ``$CSLEARN_HOME/prefect`` (``tasks.storage.prefect_home``, where ``make run``
+  and ``make deploy`` keep it too); each applies only when the user has not set that variable (``make`` sets
+  the same values).
 - :class:`PrefectApi`: the Prefect API a flow will talk to, made ready while the caller imports the flow.
   With ``PREFECT_API_URL`` set (environment or Prefect profile), that server is checked for health and
   reused. Otherwise the command starts Prefect's temporary server itself, the way Prefect does (``uvicorn``
@@ -30,7 +32,7 @@ from pathlib import Path
 
 __all__ = ["ENVIRONMENT_DEFAULTS", "PrefectApi", "PrefectUnavailableError", "apply_environment_defaults"]
 
-#: Variables set for flows run from the command line unless the user set them (see ``stack.md``).
+#: Variables set for flows run from the command line unless the user set them (``docs/environment.md``).
 ENVIRONMENT_DEFAULTS = {
     "PREFECT_SERVER_ANALYTICS_ENABLED": "false",
     "PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS": "120",
@@ -45,9 +47,13 @@ HEALTH_TIMEOUT_SECONDS = 10.0
 
 
 def apply_environment_defaults() -> None:
-    """Set each of :data:`ENVIRONMENT_DEFAULTS` the user has not set (before Prefect or MLflow imports)."""
+    """Set each of :data:`ENVIRONMENT_DEFAULTS` the user has not set, and ``PREFECT_HOME`` to
+    ``$CSLEARN_HOME/prefect`` when unset (before Prefect or MLflow imports)."""
+    from tasks.storage import prefect_home
+
     for name, value in ENVIRONMENT_DEFAULTS.items():
         os.environ.setdefault(name, value)
+    os.environ.setdefault("PREFECT_HOME", str(prefect_home()))
 
 
 class PrefectUnavailableError(RuntimeError):
@@ -62,8 +68,10 @@ def _free_port() -> int:
 
 
 def _prefect_home() -> Path:
-    """``PREFECT_HOME`` as Prefect resolves it from the environment (default ``~/.prefect``)."""
-    return Path(os.environ.get("PREFECT_HOME") or "~/.prefect").expanduser()
+    """``PREFECT_HOME``, default ``$CSLEARN_HOME/prefect`` (:func:`apply_environment_defaults` sets it)."""
+    from tasks.storage import prefect_home
+
+    return prefect_home()
 
 
 #: What the temporary server's process runs: ask for SIGTERM when the command's process ends, however it ends

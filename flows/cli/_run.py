@@ -44,6 +44,7 @@ def run_flow(
     *,
     interrupted: str,
     view: Callable[[], contextlib.AbstractContextManager] = contextlib.nullcontext,
+    announce: Callable[[object], str | None] | None = None,
 ) -> dict:
     """Run the flow ``flow`` (``"module:function"``) on the configuration ``raw`` of ``model``; its outcome.
 
@@ -63,6 +64,9 @@ def run_flow(
         What to say when the run is interrupted.
     view : callable
         A context manager around the flow run (the progress view).
+    announce : callable, optional
+        ``announce(params)``: a line to print on stderr once the configuration passed its first check,
+        before any work (``None`` to print nothing), e.g. how many cells a comparison runs.
 
     Raises
     ------
@@ -80,6 +84,9 @@ def run_flow(
         raw = {**raw, "tracking_uri": use_uri_credentials(raw["tracking_uri"])}
     try:
         params = quick_validate(model, raw)
+        message = announce(params) if announce is not None else None
+        if message:
+            print(f"cslearn {command}: {message}", file=sys.stderr)
         api.start()
         if api.temporary:
             print(

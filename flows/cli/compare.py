@@ -22,7 +22,7 @@ from flows.cli._common import json_safe, report_lines
 from flows.cli._options import ListOption, add_parser, option_names
 from flows.cli._run import RunStopped, run_flow
 
-__all__ = ["describe_failures", "format_outcome", "params_from_args", "register"]
+__all__ = ["cell_count_notice", "describe_failures", "format_outcome", "params_from_args", "register"]
 
 DESCRIPTION = """\
 Compare methods on datasets under a protocol: every (dataset, method, repeat, fold) cell is fit and scored,
@@ -246,6 +246,23 @@ def _json_document(outcome: dict) -> dict:
     return json_safe(document)
 
 
+def cell_count_notice(params, *, repeats_given: bool) -> str | None:
+    """What a comparison will fit, said before it starts when ``--repeats`` was not given (the papers' 10
+    repeats of 5-fold CV are long): the cell count and how to make it smaller; ``None`` otherwise."""
+    if repeats_given:
+        return None
+    from schemas.flow_params import DEFAULT_REPEATS
+    from tasks.config.flow_parameters import comparison_size
+
+    cells, words = comparison_size(params)
+    per_repeat = cells // params.n_repeats
+    return (
+        f"{cells:,} cells to fit ({words}: the papers' {DEFAULT_REPEATS[params.protocol]} repeats of "
+        f"{params.protocol}, as --repeats was not given); --repeats 1 fits {per_repeat:,}, and fewer "
+        "--methods or --datasets fewer still"
+    )
+
+
 def _dask_settings(args: argparse.Namespace) -> contextlib.AbstractContextManager:
     """Dask's configuration for the run: the client's TLS files (``flows.dask_security``), checked against
     ``--dask-address``; a ``ValueError`` says what is wrong."""
@@ -288,6 +305,7 @@ def run(args: argparse.Namespace) -> int:
                 interrupted="the MLflow runs are marked KILLED and finished cells are kept (rerun the same "
                 "command to resume)",
                 view=lambda: CellProgressView(bar=False if args.no_progress else None),
+                announce=lambda params: cell_count_notice(params, repeats_given=args.repeats is not None),
             )
     except RunStopped as ended:
         return ended.status

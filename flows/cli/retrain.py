@@ -19,8 +19,6 @@ from flows.cli._run import RunStopped, run_flow
 
 __all__ = ["format_candidates", "params_from_args", "register"]
 
-#: Columns of the candidates table, in order.
-
 DESCRIPTION = """\
 Refit candidate methods on a dataset with example-dependent costs, score them by savings on a holdout
 drawn from the data's fingerprint and the seed, and register the best in the MLflow model registry. The
@@ -40,7 +38,8 @@ EXAMPLES = """\
 
 
 def format_candidates(outcome: dict) -> str:
-    """A plain-text table of the candidates' holdout metrics (best first) and the registry decision."""
+    """The registry's verdict first (``outcome["verdict"]``, when the flow gave one), then a plain-text table
+    of the candidates' holdout metrics (best first) and the registry decision in detail."""
     from tasks.report.text import candidates_table, plain_number
 
     metrics = outcome["metrics"]
@@ -56,8 +55,10 @@ def format_candidates(outcome: dict) -> str:
         savings = plain_number(outcome["previous_champion_savings"], missing="-")
         verdict += f"; champion v{previous} scored {savings} on the same holdout"
     failures = [f"failed: {method}: {error}" for method, error in outcome.get("failed", {}).items()]
+    headline = [f"Registry: {outcome['verdict']}", ""] if outcome.get("verdict") else []
     return "\n".join(
         [
+            *headline,
             *lines,
             *failures,
             "",

@@ -37,7 +37,8 @@ from prefect.runtime import flow_run
 from schemas.flow_params import CompareParams
 from tasks.compare.cell_compute import CellSpec, DatasetInfo
 from tasks.compare.child_runs import child_run_payload
-from tasks.config.flow_parameters import logged_params
+from tasks.config.flow_parameters import given_values, logged_params
+from tasks.cost_models import cost_unit
 from tasks.fitting.split_scores import split_scores_frame
 from tasks.report.figures import CHILD_FIGURE_DPI, child_run_figure, figure_png
 from tasks.report.results import summary_records
@@ -56,6 +57,7 @@ __all__ = [
     "ChildRunLog",
     "EarlierRuns",
     "cell_counts",
+    "comparison_flow_run_name",
     "comparison_outcome",
     "comparison_parent_run",
     "comparison_run_name",
@@ -92,6 +94,27 @@ def comparison_run_name(params: CompareParams, n_datasets: int, n_methods: int) 
     return f"compare {_plural(n_datasets, 'dataset')} x {_plural(n_methods, 'method')} {shape}"
 
 
+def comparison_flow_run_name() -> str:
+    """The Prefect flow run's name from its parameters (``flow_run_name``): ``compare 3 datasets x 7 methods``
+    for the flow the user started, ``cells of compare 3 datasets x 7 methods`` for its subflow."""
+    from tasks.config.method_info import compared_methods
+
+    parameters = dict(flow_run.parameters or {})
+    subflow = "params" in parameters
+    raw = parameters["params"] if subflow else parameters
+    try:
+        params = CompareParams.model_validate(
+            raw if isinstance(raw, CompareParams) else given_values(CompareParams, raw)
+        )
+    except ValueError:  # the flow's own validation reports it: the run keeps Prefect's name
+        return "compare"
+    name = (
+        f"compare {_plural(len(params.datasets), 'dataset')} x "
+        f"{_plural(len(compared_methods(params)), 'method')}"
+    )
+    return f"cells of {name}" if subflow else name
+
+
 def config_hash(specs: Sequence[CellSpec]) -> str:
     """sha256 of the sorted cell keys: equal exactly when two runs would compute the same cells (same data
     fingerprints, methods, parameters, protocol, sizes and seed)."""
@@ -108,18 +131,24 @@ def comparison_parent_run(
 ) -> AbstractContextManager[ParentRun]:
     """The comparison's parent run (:func:`tasks.tracking.mlflow_runs.parent_run`).
 
-    Named by :func:`comparison_run_name`, tagged with the datasets' fingerprints, ``cslearn.config_hash``
+    Named by :func:`comparison_run_name`, tagged with the datasets' fingerprints, the unit of the costs of
+    each dataset that has example-dependent costs (``dataset.<name>.cost_unit``), ``cslearn.config_hash``
     (``config``) and, for a partial resume, ``cslearn.resumes_run_id`` (the earlier run it continues); given
     the parameters of the comparison as plain strings (``tasks.config.flow_parameters.logged_params``: no
     tracking URI, the cell store relative to the state folder).
     """
+    units = {
+        f"dataset.{info.name}.cost_unit": cost_unit(info.cost_model)
+        for info in datasets
+        if info.cost_model or info.cost_columns
+    }
     return parent_run(
         params.tracking_uri,
         params.experiment,
         run_name=comparison_run_name(params, len(datasets), len(methods)),
         purpose="compare",
         fingerprints={info.name: info.fingerprint for info in datasets},
-        tags={"cslearn.config_hash": config, "cslearn.resumes_run_id": resumes},
+        tags={"cslearn.config_hash": config, "cslearn.resumes_run_id": resumes, **units},
         params=logged_params(params),
     )
 
@@ -201,10 +230,23 @@ def _dataset_source(dataset) -> object:
     return resolve_dataset_source(Path(path).resolve().as_uri())
 
 
+def _declared_schema(frame):
+    """The schema of a canonical dataset as logged with the run: its float feature columns as ``double`` and
+    its 0/1 ``target`` as ``long`` (the contract of ``schemas.canonical_dataset``), declared rather
+    than inferred, since MLflow's inference warns about every integer column."""
+    from mlflow.types import ColSpec, DataType, Schema
+
+    kinds = {"f": DataType.double, "i": DataType.long, "u": DataType.long, "b": DataType.boolean}
+    return Schema(
+        [ColSpec(kinds.get(frame[name].dtype.kind, DataType.string), name) for name in frame.columns]
+    )
+
+
 @task(name="log_dataset_inputs", cache_policy=NO_CACHE, **_TRACKING_RETRIES)
 def log_dataset_inputs_task(run: ParentRun, datasets: Sequence[DatasetInfo]) -> None:
-    """Log every dataset as an input of the parent run (``mlflow.data.from_pandas``: its schema and row
-    count; digest = the first 36 characters of its fingerprint; source = where it came from)."""
+    """Log every dataset as an input of the parent run (``mlflow.data.from_pandas``: its declared schema,
+    :func:`_declared_schema`, and row count; digest = the first 36 characters of its fingerprint; source =
+    where it came from)."""
     import mlflow.data
     from mlflow.entities import DatasetInput, InputTag
 
@@ -221,6 +263,7 @@ def log_dataset_inputs_task(run: ParentRun, datasets: Sequence[DatasetInfo]) -> 
             name=info.name,
             digest=info.fingerprint[:_DIGEST_LENGTH],
         )
+        logged.schema = _declared_schema(frame)  # not inferred: MLflow would warn about the integer target
         tags = [
             InputTag(key="mlflow.data.context", value="compare"),
             InputTag(key="cslearn.fingerprint", value=info.fingerprint),
@@ -229,7 +272,7 @@ def log_dataset_inputs_task(run: ParentRun, datasets: Sequence[DatasetInfo]) -> 
     tracking_client(run.tracking_uri).log_inputs(run.run_id, datasets=inputs)
 
 
-def _child_files(payload: Mapping, group: Sequence[Mapping], title: str) -> dict[str, bytes]:
+def _child_files(payload: Mapping, group: Sequence[Mapping], title: str, method: str) -> dict[str, bytes]:
     """``results/folds.csv`` and, when there is something to draw, ``figures/summary.png`` (small)."""
     files = {"results/folds.csv": payload["folds"].to_csv(index=False).encode()}
     scores = split_scores_frame(group)
@@ -237,13 +280,19 @@ def _child_files(payload: Mapping, group: Sequence[Mapping], title: str) -> dict
         {key.removeprefix("round/"): values for key, values in payload["curves"].items()},
         None if scores.empty else scores,
         title=title,
+        method=method,
     )
     if figure is not None:
         files["figures/summary.png"] = figure_png(figure, dpi=CHILD_FIGURE_DPI, tight=False)
     return files
 
 
-@task(name="log_method_run", cache_policy=NO_CACHE, **_TRACKING_RETRIES)
+@task(
+    name="log_method_run",
+    task_run_name="log {dataset.name} / {method}",
+    cache_policy=NO_CACHE,
+    **_TRACKING_RETRIES,
+)
 def log_method_run_task(
     run: ParentRun, params: CompareParams, dataset: DatasetInfo, method: str, group: Sequence[Mapping]
 ) -> str:
@@ -271,7 +320,7 @@ def log_method_run_task(
         metrics=payload["metrics"],
         curves=payload["curves"],
         step_metrics=payload["staged"],
-        files=_child_files(payload, group, title),
+        files=_child_files(payload, group, title, method),
         times=payload["times"],
         tags={
             "dataset": dataset.name,
@@ -360,7 +409,9 @@ def log_comparison_report_task(run: ParentRun, report: Mapping, cells: Mapping[s
 
     ``report`` is ``tasks.report.summarize_task``'s; the tables are ``results``, ``summary``, ``overall``,
     ``ranks`` and ``split_scores`` (one split's test scores, for ROC and cost curves); the metrics
-    ``cells/<count>`` (and ``cells/ok``) and, when methods were ranked, ``friedman/p_value``.
+    ``cells/<count>`` (and ``cells/ok``) and, when methods were ranked, ``friedman/p_value`` and each
+    method's mean rank over the datasets, ``rank/<method>`` (1 = best), so that MLflow's charts and run
+    comparison show the answer.
     """
     client = tracking_client(run.tracking_uri)
     tables = {"results": report["frame"], "summary": report["summary"], "overall": report["overall"]}
@@ -375,6 +426,9 @@ def log_comparison_report_task(run: ParentRun, report: Mapping, cells: Mapping[s
     final_metrics["cells/ok"] = cells["total"] - cells["failed"]
     if report["friedman"] is not None:
         final_metrics["friedman/p_value"] = report["friedman"]["p_value"]
+    if report["ranks"] is not None:
+        mean_ranks = report["ranks"].loc["mean rank"]
+        final_metrics.update({f"rank/{method}": float(rank) for method, rank in mean_ranks.items()})
     log_metrics(client, run.run_id, final_metrics)
     return artifacts
 

@@ -6,7 +6,10 @@ A flow taking one model shows one opaque object: no descriptions, no choices, an
 --param max_rows=20000`` cannot set one field. :func:`flat_parameters` turns a flow body that takes the model
 into a function taking each field as its own keyword parameter:
 
-- its type, bounds and patterns are the field's, so the API refuses what the model refuses structurally;
+- its type, bounds and patterns are the field's, so the API refuses what the model refuses structurally; an
+  optional field (default ``None``) is shown as its value's type alone with no default (pydantic's
+  ``MISSING``), so Prefect's form draws a plain input (no "None" toggle) left empty to mean the field's
+  default, as its description says; an empty value (``None``, ``""``, ``[]``) means the same;
 - its description is the field's entry in the model's numpydoc ``Attributes`` section, written into the
   function's docstring as the ``Args:`` section Prefect reads;
 - a field given ``choices`` lists the known names (datasets, methods) as the ``enum`` of its JSON
@@ -37,15 +40,19 @@ from typing import Annotated, Any, TypeVar
 
 from griffe import Docstring, DocstringSectionKind, Parser, parse
 from pydantic import BaseModel, Field, WithJsonSchema
+from pydantic_core import MISSING
 
 from tasks.config.checks import name_context, validate_params
 from tasks.tracking.credentials import use_uri_credentials
 
 __all__ = [
     "MACHINE_FIELDS",
+    "comparison_size",
+    "default_comparison_size",
     "field_descriptions",
     "flat_parameters",
     "flow_arguments",
+    "given_values",
     "logged_params",
     "machine_environment",
 ]
@@ -86,15 +93,52 @@ def _with_choices(annotation, names: list[str]):
     return origin[replaced]
 
 
+class _LeftEmpty:
+    """Annotation marker: a field whose default is ``None`` as a form shows it, its value's type alone with no
+    ``None`` branch (Prefect's UI would draw a "Property is type None" toggle); leaving it empty (omitting
+    it) means the default, as the field's description says."""
+
+    def __get_pydantic_json_schema__(self, core_schema, handler):
+        schema = handler(core_schema)
+        branches = [branch for branch in schema.get("anyOf", []) if branch.get("type") != "null"]
+        if len(branches) == 1:
+            rest = {key: value for key, value in schema.items() if key != "anyOf"}
+            return {**branches[0], **rest}
+        return schema
+
+
+def given_values(model: type[BaseModel], values: Mapping[str, Any]) -> dict[str, Any]:
+    """The flat parameters ``values`` of ``model`` without those left empty (:func:`_left_empty`), which
+    take the model's defaults."""
+    return {name: value for name, value in values.items() if not _left_empty(model, name, value)}
+
+
+def _left_empty(model: type[BaseModel], name: str, value: Any) -> bool:
+    """Whether a flat parameter was left empty: not given (``MISSING``), or, for a field whose default is
+    ``None``, given as ``None`` or an empty list or text (what a form sends for a field left blank)."""
+    if value is MISSING:
+        return True
+    field = model.model_fields[name]
+    return not field.is_required() and field.default is None and value in (None, "", [], ())
+
+
 def _parameter(name: str, model: type[BaseModel], names: list[str] | None) -> inspect.Parameter:
-    """The keyword parameter of field ``name``: its annotation with constraints (and ``names`` as choices)."""
+    """The keyword parameter of field ``name``: its annotation with constraints (and ``names`` as choices);
+    an optional field (default ``None``) shows its value's type only (:class:`_LeftEmpty`)."""
     field = model.model_fields[name]
     annotation = field.rebuild_annotation()
     if names is not None:
         annotation = _with_choices(annotation, names)
     if field.json_schema_extra:  # a pattern for Prefect's API, beside the model's own validator
         annotation = Annotated[annotation, Field(json_schema_extra=field.json_schema_extra)]
-    default = inspect.Parameter.empty if field.is_required() else field.get_default(call_default_factory=True)
+    if not field.is_required() and field.default is None:  # MISSING: left empty (Prefect validates it)
+        annotation = Annotated[typing.Union[annotation, MISSING], _LeftEmpty()]  # noqa: UP007
+    if field.is_required():
+        default = inspect.Parameter.empty
+    elif field.default is None:
+        default = MISSING  # no `"default": null` in the schema, which the form would send and refuse
+    else:
+        default = field.get_default(call_default_factory=True)
     return inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=annotation)
 
 
@@ -105,7 +149,10 @@ def _args_section(descriptions: Mapping[str, str], names) -> str:
 
 
 def flat_parameters(
-    model: type[Model], *, choices: Mapping[str, str] | None = None
+    model: type[Model],
+    *,
+    choices: Mapping[str, str] | None = None,
+    notes: Mapping[str, Callable[[], str]] | None = None,
 ) -> Callable[[Callable[[Model], Result]], Callable[..., Result]]:
     """Decorate a flow body taking a ``model`` so that it takes the model's fields as flat keyword parameters.
 
@@ -116,6 +163,9 @@ def flat_parameters(
     choices : mapping of field -> name list, optional
         Fields whose values are known names, with the key of their list in
         ``tasks.config.checks.name_context`` (``"datasets"``, ``"methods"``, ``"business_datasets"``).
+    notes : mapping of field -> callable, optional
+        A sentence added to a field's description, computed when the flow's module is imported (for a
+        deployment, at ``prefect deploy``), e.g. how many cells the defaults fit.
 
     Returns
     -------
@@ -130,6 +180,8 @@ def flat_parameters(
     def decorate(body: Callable[[Model], Result]) -> Callable[..., Result]:
         context = name_context() if choices else {}
         descriptions = field_descriptions(model)
+        for name, note in (notes or {}).items():
+            descriptions[name] = f"{descriptions[name]} {note()}"
         names = [name for name in model.model_fields if name not in MACHINE_FIELDS]
         parameters = [
             _parameter(name, model, context[choices[name]] if name in choices else None) for name in names
@@ -139,7 +191,7 @@ def flat_parameters(
 
         def flow_function(**values: Any) -> Result:
             signature.bind(**values)  # a TypeError for anything else, such as a machine setting
-            return body(validate_params(model, values))
+            return body(validate_params(model, given_values(model, values)))
 
         functools.update_wrapper(flow_function, body)
         del flow_function.__wrapped__  # Prefect and pydantic read the flat signature below, not the body's
@@ -190,3 +242,32 @@ def machine_environment(params: BaseModel) -> Iterator[None]:
                 os.environ.pop(variable, None)
             else:
                 os.environ[variable] = value
+
+
+def comparison_size(params, *, n_methods: int | None = None) -> tuple[int, str]:
+    """How many cells a comparison fits, and the product in words: ``(1500, "1 dataset x 30 methods x 10
+    repeats x 5 folds")``. ``params`` is a ``CompareParams``; ``n_methods`` counts ``methods=None`` (every
+    method; default: the known methods, ``tasks.config.checks.quick_name_context``)."""
+    from tasks.config.checks import quick_name_context
+
+    if params.methods is not None:
+        n_methods = len(params.methods)
+    elif n_methods is None:
+        n_methods = len(quick_name_context()["methods"])
+    n_datasets = len(params.datasets)
+    words = (
+        f"{n_datasets} dataset{'s' * (n_datasets != 1)} x {n_methods} method{'s' * (n_methods != 1)} x "
+        f"{params.n_repeats} repeat{'s' * (params.n_repeats != 1)}"
+        + (f" x {params.n_folds} folds" if params.protocol == "cv" else "")
+    )
+    return n_datasets * n_methods * params.n_repeats * params.n_folds, words
+
+
+def default_comparison_size() -> str:
+    """What the compare deployment fits with its defaults, for its description (``make deploy`` writes it
+    into ``prefect.yaml``'s ``{{ $CSLEARN_COMPARE_DEFAULT_SIZE }}``): ``1,500 cells (1 dataset x 30 methods
+    x 10 repeats x 5 folds)``."""
+    from schemas.flow_params import CompareParams
+
+    cells, words = comparison_size(CompareParams())
+    return f"{cells:,} cells ({words})"

@@ -7,7 +7,9 @@
 - :func:`cost_characteristic_summary`: ``b_i`` (CSDT Eq. 1), its mean and standard deviation, and counts.
 - :func:`derive_split_costs`: a cost model fit on a split's training rows and the validated cost matrices of
   both sides (what compare cells, retrain and serving use); :func:`fit_cost_model` and
-  :func:`checked_cost_matrix` are the steps it composes.
+  :func:`checked_cost_matrix` are the steps it composes;
+- :func:`cost_unit`: the unit of a dataset's costs (its cost model's ``unit``), which reports write after an
+  amount.
 """
 
 from tasks.cost_models.card_fraud import CardFraudCostModel
@@ -21,9 +23,11 @@ from tasks.cost_models.credit_scoring import (
 )
 from tasks.cost_models.derive import (
     COST_MODELS,
+    OWN_COLUMNS_UNIT,
     CheckedCostMatrix,
     SplitCosts,
     checked_cost_matrix,
+    cost_unit,
     derive_split_costs,
     fit_cost_model,
 )
@@ -31,6 +35,7 @@ from tasks.cost_models.direct_marketing import DirectMarketingCostModel
 
 __all__ = [
     "COST_MODELS",
+    "OWN_COLUMNS_UNIT",
     "CardFraudCostModel",
     "CheckedCostMatrix",
     "CostModel",
@@ -42,6 +47,7 @@ __all__ = [
     "checked_cost_matrix",
     "cost_characteristic",
     "cost_characteristic_summary",
+    "cost_unit",
     "derive_split_costs",
     "fit_cost_model",
     "present_value",

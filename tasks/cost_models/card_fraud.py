@@ -46,6 +46,7 @@ class CardFraudCostModel(CostModel):
     """
 
     name = "card-fraud"
+    unit = "EUR"  # the transaction amounts are in euros
 
     _parameter_constraints = {
         "amount_column": [str],

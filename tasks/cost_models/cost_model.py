@@ -45,6 +45,9 @@ class CostModel(BaseEstimator, ABC):
 
     #: Key of the model (``tasks.cost_models.COST_MODELS``); set by each subclass.
     name: str = ""
+    #: The unit of its costs, as reports write it after an amount ("EUR", or "currency units" when the
+    #: source does not say).
+    unit: str = "currency units"
 
     @abstractmethod
     def _monetary_columns(self) -> dict[str, MonetaryColumn]:

@@ -30,9 +30,11 @@ from tasks.cost_models.direct_marketing import DirectMarketingCostModel
 
 __all__ = [
     "COST_MODELS",
+    "OWN_COLUMNS_UNIT",
     "CheckedCostMatrix",
     "SplitCosts",
     "checked_cost_matrix",
+    "cost_unit",
     "derive_split_costs",
     "fit_cost_model",
 ]
@@ -44,6 +46,15 @@ COST_MODELS: dict[str, type[CostModel]] = {
     DirectMarketingCostModel.name: DirectMarketingCostModel,
     CardFraudCostModel.name: CardFraudCostModel,
 }
+
+#: The unit of a user's own cost columns (cslearn cannot know their currency).
+OWN_COLUMNS_UNIT = "units of the cost columns"
+
+
+def cost_unit(cost_model: str | None) -> str:
+    """The unit of the costs of a dataset: its cost model's (``COST_MODELS[cost_model].unit``), or
+    :data:`OWN_COLUMNS_UNIT` for a user's own cost columns (``cost_model`` ``None``)."""
+    return COST_MODELS[cost_model].unit if cost_model else OWN_COLUMNS_UNIT
 
 
 @dataclass(frozen=True)

@@ -54,6 +54,7 @@ class DirectMarketingCostModel(CostModel):
     """
 
     name = "direct-marketing"
+    unit = "EUR"  # the clients' balances are in euros
 
     _parameter_constraints = {
         "balance_column": [str],

@@ -12,7 +12,9 @@
   load a logged or registered one back (``load_estimator``, ``load_cost_aware_model``);
 - :mod:`~tasks.model_registry.promotion`: register the best candidate from its logged model and move
   ``champion`` only when it beats the current champion re-scored on the same holdout (``challenger``
-  otherwise; nothing when it repeats the champion).
+  otherwise; nothing when it repeats the champion);
+- :mod:`~tasks.model_registry.retrain_answer`: what the retrain answers, on its parent run: best and champion
+  savings, the margin, the verdict in one line.
 
 Names are imported on first use (PEP 562), so that a model server importing
 :mod:`~tasks.model_registry.serving` does not load Prefect and the training stack.
@@ -53,6 +55,10 @@ _EXPORTS = {
     "register_and_promote_task": "promotion",
     "version_description": "promotion",
     "version_with_alias": "promotion",
+    "champion_label": "retrain_answer",
+    "log_retrain_answer": "retrain_answer",
+    "log_retrain_answer_task": "retrain_answer",
+    "registry_verdict": "retrain_answer",
     "TRUSTED_TYPES": "serialization",
     "UntrustedModelError": "serialization",
     "choose_serialization": "serialization",

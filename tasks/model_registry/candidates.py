@@ -23,6 +23,7 @@ from prefect.cache_policies import NO_CACHE
 
 from schemas.flow_params import RetrainParams
 from tasks.config.flow_parameters import logged_params
+from tasks.cost_models import cost_unit
 from tasks.fitting import fit_pool
 from tasks.fitting.cost_selection import fit_with_cost_selection
 from tasks.fitting.estimators import build_estimator
@@ -54,9 +55,9 @@ def retrain_parent_run(params: RetrainParams, data: RetrainData) -> AbstractCont
     """The retrain's parent run (:func:`tasks.tracking.mlflow_runs.parent_run`).
 
     Named from its configuration (``retrain direct-marketing x 4 candidates``), tagged with the dataset, its
-    fingerprint and the holdout key, and given the flow's parameters
-    (``tasks.config.flow_parameters.logged_params``: no tracking URI or cache folder), the split's counts and
-    the cost model's parameters.
+    fingerprint, the holdout key and the unit of its costs (``cslearn.cost_unit``), and given the flow's
+    parameters (``tasks.config.flow_parameters.logged_params``: no tracking URI or cache folder), the split's
+    counts and the cost model's parameters.
     """
     return parent_run(
         params.tracking_uri,
@@ -65,7 +66,11 @@ def retrain_parent_run(params: RetrainParams, data: RetrainData) -> AbstractCont
         + "s" * (len(params.candidates) != 1),
         purpose="retrain",
         fingerprints={params.dataset: data.fingerprint},
-        tags={"cslearn.dataset": params.dataset, "cslearn.holdout_key": data.holdout_key},
+        tags={
+            "cslearn.dataset": params.dataset,
+            "cslearn.holdout_key": data.holdout_key,
+            "cslearn.cost_unit": cost_unit(data.cost_model),
+        },
         params={
             **logged_params(params, mode="json"),
             **data.summary(),
@@ -148,11 +153,13 @@ def fit_and_log_candidate(
     return CandidateResult(method, run_id, model_id, float(metrics["savings"]), metrics, fit_seconds)
 
 
-@task(name="fit_and_log_candidate", cache_policy=NO_CACHE)
+@task(name="fit_and_log_candidate", task_run_name="fit {method}", cache_policy=NO_CACHE)
 def fit_and_log_candidate_task(data: RetrainData, method: str, **kwargs) -> CandidateResult:
     """Fit one candidate with the training costs, score its savings on the holdout, log run and model."""
     result = fit_and_log_candidate(data, method, **kwargs)
-    get_run_logger().info("%s: holdout savings %.4f (fit %.1f s)", method, result.savings, result.fit_seconds)
+    get_run_logger().info(
+        "Fitted %s in %.1f s: holdout savings %.4f.", method, result.fit_seconds, result.savings
+    )
     return result
 
 
@@ -167,7 +174,8 @@ def best_candidate(
         If every candidate failed (``failed`` maps each to its error).
     """
     if not results:
-        raise RuntimeError(f"every candidate failed on {dataset}: {dict(failed)}")
+        errors = "; ".join(f"{method}: {error}" for method, error in failed.items())
+        raise RuntimeError(f"every candidate failed on {dataset}: {errors}")
     return max(
         results.values(), key=lambda result: -math.inf if math.isnan(result.savings) else result.savings
     )

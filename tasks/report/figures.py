@@ -17,20 +17,25 @@ from __future__ import annotations
 
 import functools
 import io
+import zlib
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import matplotlib
+import matplotlib.colors
 import numpy as np
 import pandas as pd
-import scikit_posthocs
 from matplotlib.figure import Figure
 from matplotlib.ticker import FuncFormatter, PercentFormatter
 from sklearn.metrics import average_precision_score, precision_recall_curve, roc_auc_score, roc_curve
 
+from algorithms import METHODS
 from algorithms.metrics import COST_COLUMNS, metric_label
 from tasks.fitting.split_scores import cost_curve
-from tasks.report.statistics import MethodComparison
+
+if TYPE_CHECKING:
+    from tasks.report.statistics import MethodComparison
 
 __all__ = [
     "FIGURE_STYLE",
@@ -44,6 +49,8 @@ __all__ = [
     "cost_threshold_figure",
     "critical_difference_figure",
     "figure_png",
+    "METHOD_PALETTE",
+    "method_color",
     "method_colors",
     "roc_pr_figure",
     "save_figure",
@@ -138,11 +145,34 @@ def save_figure(figure: Figure, path: Path) -> Path:
     return path
 
 
+#: The colours of methods, in the order of :data:`algorithms.METHODS` (:func:`method_color`): tab10's ten,
+#: then thirty chosen one by one as far as possible (in CIELAB) from all before them, among the colours of
+#: lightness 28-70 and chroma under 70 (readable on white, not neon), so that methods near each other in the
+#: table, which figures often show together, get colours far apart.
+METHOD_PALETTE = tuple(
+    matplotlib.colors.to_rgba(colour)
+    for colour in (
+        *matplotlib.colormaps["tab10"].colors,
+        "#445500", "#990044", "#aa7722", "#007755", "#ff8888", "#99aa66", "#2288ff", "#880077", "#554466",
+        "#883300", "#005566", "#114499", "#cc99bb", "#00bb88", "#cc9977", "#ee4488", "#444433", "#668800",
+        "#88aacc", "#994477", "#dd88ff", "#ee8855", "#006611", "#bb4444", "#664400", "#77aaff", "#77aa99",
+        "#887744", "#8877aa", "#663399",
+    )
+)  # fmt: skip
+
+
+def method_color(method: str) -> tuple:
+    """The one colour of ``method`` in every figure (report, child runs, retrain charts): the colour of its
+    position in :data:`algorithms.METHODS` (the method table), so it never depends on which other methods a
+    figure shows; a key outside the table (a method registered at run time) gets one from its name's hash."""
+    keys = list(METHODS)
+    position = keys.index(method) if method in keys else len(keys) + zlib.crc32(method.encode())
+    return METHOD_PALETTE[position % len(METHOD_PALETTE)]
+
+
 def method_colors(methods: Sequence[str]) -> dict[str, tuple]:
-    """A stable colour per method (sorted names on tab10, or tab20 beyond ten methods)."""
-    names = sorted(set(methods))
-    palette = matplotlib.colormaps["tab10" if len(names) <= 10 else "tab20"]
-    return {name: palette(index % palette.N) for index, name in enumerate(names)}
+    """:func:`method_color` of each method."""
+    return {name: method_color(name) for name in dict.fromkeys(methods)}
 
 
 def _grid(n_panels: int, *, columns: int, panel_size: tuple[float, float]):
@@ -169,6 +199,8 @@ def critical_difference_figure(comparison: MethodComparison) -> Figure:
         raise ValueError(
             "a critical-difference diagram needs the Friedman and Nemenyi tests (2+ datasets, 3+ methods)"
         )
+    import scikit_posthocs  # here: the other figures (and `cslearn figure`) do without its import
+
     order = list(comparison.mean_ranks.index)
     n_methods = len(order)
     figure = Figure(figsize=(8.5, 1.6 + 0.32 * n_methods), layout="constrained")
@@ -266,12 +298,16 @@ def _split_rows(scores: pd.DataFrame, method: str) -> pd.DataFrame:
 
 
 @styled
-def roc_pr_figure(scores: pd.DataFrame, *, title: str) -> Figure:
-    """ROC (with AUC) and precision-recall (with average precision) curves of every method in ``scores``.
+def roc_pr_figure(scores: pd.DataFrame, *, title: str, methods: Sequence[str] | None = None) -> Figure:
+    """ROC (with AUC) and precision-recall (with average precision) curves of ``methods`` (default: every
+    method in ``scores``, sorted), in that order, each legend below its panel.
 
     ``scores`` holds one split of one dataset (columns ``method``, ``target``, ``score``).
     """
-    methods = sorted(scores["method"].unique())
+    present = set(scores["method"])
+    methods = sorted(present) if methods is None else [name for name in methods if name in present]
+    if not methods:
+        raise ValueError("no curve to draw: none of the methods asked for has scores on this split")
     colors = method_colors(methods)
     figure = Figure(figsize=(11, 4.8), layout="constrained")
     roc_axis, pr_axis = figure.subplots(1, 2)
@@ -338,12 +374,26 @@ def _savings_axis(axis, cost_base: float) -> None:
     secondary.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
 
 
+def _cost_label(unit: str | None) -> str:
+    return "total cost on the test split" + (f" ({unit})" if unit else "")
+
+
+def _no_model_line(axis, cost_base: float) -> None:
+    """The cost without a model (the cheaper of flagging nothing or everything: savings 0), dotted."""
+    axis.axhline(cost_base, color="#777777", linestyle=":", linewidth=1.1, label="cost without a model")
+
+
 @styled
 def cost_threshold_figure(
-    scores: pd.DataFrame, *, title: str, operating_costs: Mapping[str, float] | None = None
+    scores: pd.DataFrame,
+    *,
+    title: str,
+    operating_costs: Mapping[str, float] | None = None,
+    unit: str | None = None,
 ) -> Figure:
-    """Total cost (left axis) and savings (right axis) of flagging the rows scored at or above each threshold,
-    one panel per method, with the cheapest threshold marked and the cost of the model's own decisions.
+    """Total cost (left axis, in ``unit``) and savings (right axis) of flagging the rows scored at or above
+    each threshold, one panel per method, with the cheapest threshold marked, the cost of the model's own
+    decisions and the cost without a model (dotted: savings 0).
 
     ``scores`` holds one split of one business dataset (``method``, ``target``, ``score``, the four costs);
     ``operating_costs`` maps a method to the total cost of its own predictions on that split.
@@ -383,20 +433,26 @@ def cost_threshold_figure(
         if base > 0:
             _savings_axis(axis, float(base))
             axis.spines["right"].set_visible(True)
+            _no_model_line(axis, float(base))
         axis.yaxis.set_major_formatter(FuncFormatter(_money))
         axis.set_title(method)
         axis.set_xlabel("threshold on the score (flag if score ≥ threshold)")
-        axis.set_ylabel("total cost on the test split")
+        axis.set_ylabel(_cost_label(unit))
     figure.suptitle(title)
     return figure
 
 
 @styled
 def cost_recall_figure(
-    scores: pd.DataFrame, *, title: str, operating_points: Mapping[str, tuple[float, float]] | None = None
+    scores: pd.DataFrame,
+    *,
+    title: str,
+    operating_points: Mapping[str, tuple[float, float]] | None = None,
+    unit: str | None = None,
 ) -> Figure:
-    """Total cost against the share of positives caught (TPR), one line per method: the price of catching
-    more frauds (or defaults, or buyers). Diamonds mark each model's own decisions ``(tpr, cost)``."""
+    """Total cost (in ``unit``) against the share of positives caught (TPR), one line per method: the price
+    of catching more frauds (or defaults, or buyers). Diamonds mark each model's own decisions
+    ``(tpr, cost)``; the dotted line is the cost without a model (savings 0)."""
     methods = sorted(scores["method"].unique())
     colors = method_colors(methods)
     figure = Figure(figsize=(9, 5.2), layout="constrained")
@@ -415,13 +471,14 @@ def cost_recall_figure(
     if base:
         _savings_axis(axis, float(base))
         axis.spines["right"].set_visible(True)
+        _no_model_line(axis, float(base))
     axis.plot([], [], "o", color="#555555", label="cheapest threshold")
     if operating_points:
         axis.plot([], [], "D", color="#555555", markeredgecolor="black", label="model's own decisions")
     axis.xaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
     axis.yaxis.set_major_formatter(FuncFormatter(_money))
     axis.set_xlabel("share of positives caught (recall, TPR)")
-    axis.set_ylabel("total cost on the test split")
+    axis.set_ylabel(_cost_label(unit))
     axis.set_xlim(0, 1)
     axis.legend(loc="upper center", bbox_to_anchor=(0.5, -0.12), ncols=4)
     axis.set_title(title)
@@ -429,10 +486,14 @@ def cost_recall_figure(
 
 
 @styled
-def candidates_figure(board: pd.DataFrame, *, title: str) -> Figure:
-    """Horizontal bars of the candidates' holdout savings and F1 (best by savings on top)."""
+def candidates_figure(
+    board: pd.DataFrame, *, title: str, champion: tuple[str, float] | None = None
+) -> Figure:
+    """Horizontal bars of the candidates' holdout savings and F1 (best by savings on top), each in its
+    method's colour; ``champion`` = ``(label, savings)`` draws the champion the candidates competed against
+    as a dashed reference line on the savings panel."""
     ordered = board.sort_values("savings", ascending=True, kind="stable")
-    figure = Figure(figsize=(10, 1.4 + 0.45 * len(ordered)), layout="constrained")
+    figure = Figure(figsize=(10, 1.6 + 0.45 * len(ordered)), layout="constrained")
     savings_axis, f1_axis = figure.subplots(1, 2, sharey=True)
     colors = method_colors(ordered["method"])
     bar_colors = [colors[method] for method in ordered["method"]]
@@ -445,23 +506,43 @@ def candidates_figure(board: pd.DataFrame, *, title: str) -> Figure:
             )
         axis.set_xlabel(f"holdout {label}")
         axis.grid(axis="y", visible=False)
-        axis.set_xlim(min(0.0, np.nanmin(values) * 1.1), max(1.0, np.nanmax(values)) * 1.12)
+        reach = values if column != "savings" or champion is None else np.r_[values, champion[1]]
+        axis.set_xlim(min(0.0, np.nanmin(reach) * 1.1), max(1.0, np.nanmax(reach)) * 1.12)
+    if champion is not None:
+        label, savings = champion
+        savings_axis.axvline(savings, color="#222222", linestyle="--", linewidth=1.4)
+        savings_axis.annotate(
+            f"{label}: {savings:.3f}",
+            (savings, 1.0),
+            xycoords=("data", "axes fraction"),
+            xytext=(0, 4),
+            textcoords="offset points",
+            ha="center",
+            va="bottom",
+            fontsize=9.5,
+        )
     figure.suptitle(title)
     return figure
 
 
-#: Resolution of a child run's figure: one small PNG per (dataset, method) keeps ``make run``'s logging cheap.
-CHILD_FIGURE_DPI = 60
+#: Resolution of a child run's figure: one small PNG per (dataset, method), legible where MLflow shows it.
+CHILD_FIGURE_DPI = 100
 
-#: (trace names, panel title) of a child run's per-round panels; the first trace is blue, the second orange.
+#: Width of a child run's figure (inches at :data:`CHILD_FIGURE_DPI`): 660 pixels, the width of the MLflow
+#: UI's artifact view, in which it is shown at its own size; its panels are laid out two per row.
+_CHILD_WIDTH = 6.6
+_CHILD_PANEL_HEIGHT = 2.3
+
+#: (trace names and their legend labels, panel title) of a child run's per-round panels; the first trace is
+#: drawn solid, the second dashed, both in the method's colour.
 _CHILD_ROUND_PANELS = (
-    (("train_tpr", "train_tnr"), "in-training TPR / TNR"),
-    (("positive_weight_share", "weighted_error"), "positive weight / error"),
+    ((("train_tpr", "TPR"), ("train_tnr", "TNR")), "in-training TPR and TNR"),
+    ((("positive_weight_share", "weight on positives"), ("weighted_error", "weighted error")), "weights"),
 )
 
 
 def _child_panels(curves: Mapping[str, Sequence[float]], scores: pd.DataFrame | None) -> list[str]:
-    panels = [title for names, title in _CHILD_ROUND_PANELS if any(name in curves for name in names)]
+    panels = [title for traces, title in _CHILD_ROUND_PANELS if any(name in curves for name, _ in traces)]
     if scores is not None and not scores.empty and scores["target"].nunique() == 2:
         panels += ["ROC", "precision-recall"]
         if scores["C_FP"].notna().all():
@@ -469,56 +550,75 @@ def _child_panels(curves: Mapping[str, Sequence[float]], scores: pd.DataFrame | 
     return panels
 
 
-def _lean_axis(axis, title: str) -> None:
-    axis.set_title(title, fontsize=9)
-    axis.tick_params(labelsize=7, length=2)
-    axis.locator_params(nbins=3)
+def _lean_axis(axis, title: str, xlabel: str) -> None:
+    axis.set_title(title, fontsize=9.5)
+    axis.set_xlabel(xlabel, fontsize=8.5, labelpad=1)
+    axis.tick_params(labelsize=8, length=2.5, pad=1.5)
+    axis.locator_params(nbins=4)
 
 
 def child_run_figure(
-    curves: Mapping[str, Sequence[float]], scores: pd.DataFrame | None, *, title: str
+    curves: Mapping[str, Sequence[float]],
+    scores: pd.DataFrame | None,
+    *,
+    title: str,
+    method: str | None = None,
 ) -> Figure | None:
-    """The one figure of a (dataset, method) child run: only what describes that run, in one row of panels.
+    """The one figure of a (dataset, method) child run: only what describes that run, two panels per row.
 
-    Panels, each when its data exists: the per-round in-training TPR (blue) and TNR (orange) of a boosting
-    method (AdaCC Fig. 2) and its positive class's weight share (blue) and weighted error (orange) (Fig. 3)
-    (``curves``: trace name -> mean per round); ROC and precision-recall curves on the test split of repeat 0
-    / fold 0 (``scores``: ``target``, ``score`` and the four costs of that split); on a dataset with
-    example-dependent costs, the total cost against the decision threshold (CSDT Eq. 2-3). ``None`` when
-    there is nothing to draw (a failed run). Drawn lean for speed (a fixed layout, no legends, few ticks):
-    render it with ``figure_png(figure, dpi=CHILD_FIGURE_DPI, tight=False)``.
+    Panels, each when its data exists: the per-round in-training TPR and TNR of a boosting method (AdaCC
+    Fig. 2) and its positive class's weight share and weighted error (Fig. 3) (``curves``: trace name ->
+    mean per round; the first trace solid, the second dashed, named in a legend); ROC and precision-recall
+    curves on the test split of repeat 0 / fold 0 (``scores``: ``target``, ``score`` and the four costs of
+    that split); on a dataset with example-dependent costs, the total cost against the decision threshold
+    (CSDT Eq. 2-3). Every line is in the method's colour (:func:`method_color`). ``None`` when there is
+    nothing to draw (a failed run). 660 pixels wide with 8-point ticks at :data:`CHILD_FIGURE_DPI`, so it is
+    legible where MLflow shows it; drawn with a fixed layout for speed: render it with
+    ``figure_png(figure, dpi=CHILD_FIGURE_DPI, tight=False)``.
     """
     panels = _child_panels(curves, scores)
     if not panels:
         return None
-    figure = Figure(figsize=(2.4 * len(panels), 2.3), dpi=CHILD_FIGURE_DPI)
-    axes = figure.subplots(1, len(panels), squeeze=False).ravel()
-    by_title = dict(zip(panels, axes, strict=True))
-    for names, panel_title in _CHILD_ROUND_PANELS:
-        if panel_title in by_title:
-            for name, color in zip(names, ("#1f77b4", "#ff7f0e"), strict=True):
+    color = method_color(method) if method else METHOD_PALETTE[0]
+    rows = -(-len(panels) // 2)
+    height = _CHILD_PANEL_HEIGHT * rows + 0.45
+    figure = Figure(figsize=(_CHILD_WIDTH, height), dpi=CHILD_FIGURE_DPI)
+    axes = figure.subplots(rows, 2, squeeze=False).ravel()
+    for extra in axes[len(panels) :]:
+        extra.set_visible(False)
+    by_panel = dict(zip(panels, axes, strict=False))
+    labels = {panel: (panel, "boosting round") for panel in panels}  # panel -> (title, x label)
+    for traces, panel in _CHILD_ROUND_PANELS:
+        if panel in by_panel:
+            for (name, label), style in zip(traces, ("-", "--"), strict=True):
                 if name in curves:
-                    by_title[panel_title].plot(
-                        np.asarray(curves[name], dtype=float), color=color, linewidth=1.2
-                    )
-    if "ROC" in by_title:
+                    values = np.asarray(curves[name], dtype=float)
+                    x = np.arange(1, len(values) + 1)
+                    by_panel[panel].plot(x, values, style, color=color, linewidth=1.4, label=label)
+            by_panel[panel].legend(fontsize=8, loc="best", handlelength=1.8, borderaxespad=0.3)
+    if "ROC" in by_panel:
         target, score = scores["target"].to_numpy(), scores["score"].to_numpy()
         false_positive_rate, true_positive_rate, _ = roc_curve(target, score)
-        by_title["ROC"].plot(false_positive_rate, true_positive_rate, linewidth=1.2)
-        by_title["ROC"].plot([0, 1], [0, 1], linestyle="--", color="#999999", linewidth=0.8)
-        panels[panels.index("ROC")] = f"ROC, AUC {roc_auc_score(target, score):.3f}"
+        by_panel["ROC"].plot(false_positive_rate, true_positive_rate, color=color, linewidth=1.4)
+        by_panel["ROC"].plot([0, 1], [0, 1], linestyle="--", color="#999999", linewidth=0.8)
+        labels["ROC"] = (f"ROC, AUC {roc_auc_score(target, score):.3f}", "false positive rate")
         precision, recall, _ = precision_recall_curve(target, score)
-        by_title["precision-recall"].plot(recall, precision, linewidth=1.2, drawstyle="steps-post")
-        panels[panels.index("precision-recall")] = f"PR, AP {average_precision_score(target, score):.3f}"
-    if "total cost vs threshold" in by_title:
+        by_panel["precision-recall"].plot(
+            recall, precision, color=color, linewidth=1.4, drawstyle="steps-post"
+        )
+        average_precision = average_precision_score(target, score)
+        labels["precision-recall"] = (f"precision-recall, AP {average_precision:.3f}", "recall")
+    if "total cost vs threshold" in by_panel:
         curve = cost_curve(scores["target"], scores["score"], _costs(scores))
         finite = curve[np.isfinite(curve["threshold"])]
-        by_title["total cost vs threshold"].plot(
-            finite["threshold"], finite["cost"], linewidth=1.2, drawstyle="steps-pre"
-        )
-        by_title["total cost vs threshold"].yaxis.set_major_formatter(FuncFormatter(_money))
-    for panel_title, axis in zip(panels, axes, strict=True):
-        _lean_axis(axis, panel_title)
-    figure.suptitle(title, fontsize=10)
-    figure.subplots_adjust(left=0.06, right=0.98, bottom=0.12, top=0.78, wspace=0.35)
+        axis = by_panel["total cost vs threshold"]
+        axis.plot(finite["threshold"], finite["cost"], color=color, linewidth=1.4, drawstyle="steps-pre")
+        axis.yaxis.set_major_formatter(FuncFormatter(_money))
+        labels["total cost vs threshold"] = ("total cost vs threshold", "threshold on the score")
+    for panel, axis in by_panel.items():
+        _lean_axis(axis, *labels[panel])
+    figure.suptitle(title, fontsize=10.5, y=1 - 0.08 / height, verticalalignment="top")
+    figure.subplots_adjust(  # in inches: 0.75 above the first row, 0.5 below the last, 0.8 between rows
+        left=0.09, right=0.98, bottom=0.5 / height, top=1 - 0.75 / height, wspace=0.25, hspace=0.55
+    )
     return figure

@@ -66,7 +66,8 @@ class Cell:
 
 @dataclass(frozen=True)
 class HtmlTable:
-    """A table: header rows, body rows, an id (the anchor), a caption and a note under it."""
+    """A table: header rows, body rows, an id (the anchor), a caption, a note under it and CSS classes of
+    the whole block (``exploratory``: greyed, a result no test supports)."""
 
     id: str
     head: list[list[Cell]]
@@ -74,6 +75,7 @@ class HtmlTable:
     caption: str = ""
     note: str = ""
     row_css: list[str] = field(default_factory=list)
+    css: str = ""
     kind: str = "table"
 
 
@@ -205,11 +207,17 @@ _ENVIRONMENT = jinja2.Environment(
 
 
 def render_page(
-    *, title: str, subtitle: str, facts: Sequence[tuple[str, str]], sections: Sequence[Section]
+    *,
+    title: str,
+    subtitle: str,
+    facts: Sequence[tuple[str, str]],
+    sections: Sequence[Section],
+    headline: str = "",
 ) -> str:
-    """The whole report page: a header with key facts, a table of contents, then every section."""
+    """The whole report page: a header with the verdict (``headline``) and key facts, a table of contents,
+    then every section."""
     return _ENVIRONMENT.get_template("report.html.j2").render(
-        title=title, subtitle=subtitle, facts=facts, sections=sections
+        title=title, subtitle=subtitle, facts=facts, sections=sections, headline=headline
     )
 
 

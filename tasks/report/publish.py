@@ -17,13 +17,13 @@ from prefect import get_run_logger, task
 from prefect.cache_policies import NO_CACHE
 
 from algorithms.metrics import VIEWS, metric_label
-from tasks.report.build import build_report
+from tasks.report.build import build_report, retrain_verdict
 from tasks.report.html import Report
 from tasks.report.source import RunRecord, load_run
 from tasks.report.statistics import compare_methods
 from tasks.report.text import leaderboard_markdown, plain_number
 from tasks.tracking.mlflow_runs import ParentRun, log_run_files, tracking_client
-from tasks.tracking.mlflow_urls import REPORT_ARTIFACT, mlflow_run_url, report_url
+from tasks.tracking.mlflow_urls import REPORT_ARTIFACT, mlflow_run_url, report_location
 
 __all__ = [
     "DESCRIPTION_LIMIT",
@@ -43,7 +43,8 @@ DESCRIPTION_LIMIT = 8000
 @dataclass(frozen=True)
 class PublishedReport:
     """Where a published report is: its artifact path, its URI in the artifact store, the URL a browser
-    opens it at (:func:`~tasks.tracking.mlflow_urls.report_url`), the run's page
+    opens it at (its artifact view in the MLflow UI), its download URL and, in a local store, its file
+    (:func:`~tasks.tracking.mlflow_urls.report_location`), the run's page
     (:func:`~tasks.tracking.mlflow_urls.mlflow_run_url`), the figures logged beside it and the description set
     on the run."""
 
@@ -52,6 +53,8 @@ class PublishedReport:
     artifact: str
     uri: str
     url: str
+    download: str
+    path: str | None
     run_url: str
     figures: tuple[str, ...]
     description: str
@@ -83,12 +86,14 @@ def _fit(head: list[str], rows: list[str], tail: list[str], limit: int) -> str:
 def run_description(
     record: RunRecord, report: Report, *, metric: str = "opm", limit: int = DESCRIPTION_LIMIT
 ):
-    """The run's description in markdown: a title line, the leaderboard (a comparison: ranks, wins and the
-    main metrics, then the Friedman and post-hoc tests in words) or the candidates (a retrain), and where the
-    full report is. Rows are dropped from the bottom to keep it within ``limit`` characters."""
+    """The run's description in markdown: a title line, the verdict (a comparison: the Friedman test's, in
+    bold; a retrain: the registry's), the leaderboard (ranks, wins and the main metrics, then the tests in
+    words) or the candidates, and where the full report is; MLflow's run page shows its first lines. Rows
+    are dropped from the bottom to keep it within ``limit`` characters."""
     head = [f"### {record.run_name}", ""]
     tail = ["", f"Full report with every table and figure: artifact `{REPORT_ARTIFACT}` of this run."]
     if record.purpose == "retrain":
+        head += [f"Registry: {retrain_verdict(record)}.", ""]  # the verdict first
         candidates: pd.DataFrame = report.tables["candidates"]
         shown = [name for name in VIEWS["retrain_description"] if name in candidates]
         header = ["#", "candidate", *(metric_label(name) for name in shown), "registered"]
@@ -106,14 +111,12 @@ def run_description(
             for position, row in enumerate(candidates.to_dict(orient="records"), start=1)
         ]
         head += ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-        verdict = record.tags.get("cslearn.registry.reason")
-        if verdict:
-            tail = ["", f"Registry: {verdict}", *tail]
         return _fit(head, rows, tail, limit)
     comparison = compare_methods(report.tables["summary"], metric)
     table, _, words = leaderboard_markdown(report.tables["leaderboard"], comparison).partition("\n\n")
     header, rule, *rows = table.splitlines()
-    return _fit([*head, header, rule], rows, ["", *words.splitlines(), *tail], limit)
+    verdict, *tests = words.splitlines()
+    return _fit([*head, f"**{verdict}**", "", header, rule], rows, ["", *tests, *tail], limit)
 
 
 def publish_report(tracking_uri: str | None, run_id: str, *, metric: str = "opm") -> PublishedReport:
@@ -136,7 +139,7 @@ def _published(client, run, figures: tuple[str, ...]) -> PublishedReport:
         run_name=run.info.run_name or run.info.run_id,
         artifact=REPORT_ARTIFACT,
         uri=uri,
-        url=report_url(client.tracking_uri, run.info.run_id, uri),
+        **report_location(client.tracking_uri, run.info.experiment_id, run.info.run_id, uri),
         run_url=mlflow_run_url(client.tracking_uri, run.info.experiment_id, run.info.run_id),
         figures=figures,
         description=run.data.tags.get("mlflow.note.content", ""),

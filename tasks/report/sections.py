@@ -10,11 +10,12 @@ the provenance section. Figures are rendered once through a :class:`FigureCollec
 from __future__ import annotations
 
 import datetime
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import pandas as pd
 
-from algorithms.metrics import VIEWS, metric_label
+from algorithms.metrics import COST_COLUMNS, VIEWS, metric_label
+from tasks.fitting.split_scores import cost_curve
 from tasks.report.figures import (
     IN_TRAINING_PANELS,
     WEIGHT_PANELS,
@@ -49,11 +50,16 @@ from tasks.report.text import describe_comparison
 
 __all__ = [
     "FigureCollector",
+    "CURVES_AT_MOST",
     "by_size_section",
+    "cost_unit_of",
+    "curve_methods",
     "cost_section",
     "curves_section",
     "failures_section",
     "leaderboard_section",
+    "money",
+    "no_model_cost",
     "per_dataset_section",
     "provenance_section",
     "ranks_section",
@@ -145,50 +151,67 @@ def leaderboard_section(board: pd.DataFrame, comparison: MethodComparison, n_dat
 
 
 def statistics_section(comparison: MethodComparison, figures: FigureCollector) -> Section:
+    """The tests in words, then the post-hoc tests: when the Friedman test rejects equivalence, the
+    critical-difference diagram and the Nemenyi and Bonferroni-Dunn tables with the significant cells shaded;
+    otherwise only the tables, greyed and captioned as exploratory (no diagram: its bars would read as
+    conclusions the Friedman test does not support)."""
     blocks: list = [Paragraphs(describe_comparison(comparison).splitlines(), css="verdict")]
     if comparison.nemenyi is not None:
-        blocks.append(
-            figures.add(
-                "critical_difference",
-                "Critical-difference diagram",
-                lambda: critical_difference_figure(comparison),
-                caption="Mean ranks (1 = best). Thick bars join methods the Nemenyi test cannot tell "
-                f"apart at alpha = {comparison.alpha:g}; the bar above the axis is the critical difference "
-                f"CD = {comparison.critical_difference:.2f} (Demsar 2006).",
+        significant = comparison.significant
+        if significant:
+            blocks.append(
+                figures.add(
+                    "critical_difference",
+                    "Critical-difference diagram",
+                    lambda: critical_difference_figure(comparison),
+                    caption="Mean ranks (1 = best). Thick bars join methods the Nemenyi test cannot "
+                    f"tell apart at alpha = {comparison.alpha:g}; the bar above the axis is the critical "
+                    f"difference CD = {comparison.critical_difference:.2f} (Demsar 2006).",
+                )
             )
+        exploratory = (
+            ""
+            if significant
+            else f"Exploratory only: the Friedman test did not reject equivalence (p = "
+            f"{comparison.friedman.p_value:.2g}), so no difference below is significant. "
         )
+        css = "" if significant else "exploratory"
         order = list(comparison.mean_ranks.index)
         body = []
         for row in order:
             cells = [Cell(row)]
             for column in order:
                 p_value = float(comparison.nemenyi.loc[row, column])
-                css = "num sig" if row != column and p_value < comparison.alpha else "num"
-                cells.append(Cell("–" if row == column else f"{p_value:.3f}", css))
+                flag = "num sig" if significant and row != column and p_value < comparison.alpha else "num"
+                cells.append(Cell("–" if row == column else f"{p_value:.3f}", flag))
             body.append(cells)
         blocks.append(
             HtmlTable(
                 id="nemenyi",
                 head=[[Cell("Nemenyi p-values"), *(Cell(name, "num") for name in order)]],
                 body=body,
-                caption="Nemenyi test, all pairs",
-                note=f"Shaded: the pair differs significantly at alpha = {comparison.alpha:g}.",
+                caption="Nemenyi test, all pairs" + ("" if significant else " (exploratory)"),
+                note=exploratory
+                + (
+                    f"Shaded: the pair differs significantly at alpha = {comparison.alpha:g}."
+                    if significant
+                    else ""
+                ),
+                css=css,
             )
         )
         control_rank = comparison.mean_ranks[comparison.control]
         body = []
         for method, p_value in comparison.bonferroni_dunn.items():
             difference = comparison.mean_ranks[method] - control_rank
-            significant = p_value < comparison.alpha
-            verdict = (
-                ("worse" if difference > 0 else "better") if significant else "not significantly different"
-            )
+            differs = significant and p_value < comparison.alpha
+            verdict = ("worse" if difference > 0 else "better") if differs else "not significantly different"
             body.append(
                 [
                     Cell(method),
                     Cell(f"{comparison.mean_ranks[method]:.2f}", "num"),
                     Cell(f"{difference:+.2f}", "num"),
-                    Cell(f"{p_value:.3f}", "num sig" if significant else "num"),
+                    Cell(f"{p_value:.3f}", "num sig" if differs else "num"),
                     Cell(verdict),
                 ]
             )
@@ -206,9 +229,11 @@ def statistics_section(comparison: MethodComparison, figures: FigureCollector) -
                 ],
                 body=body,
                 caption=f"Bonferroni-Dunn test against the control {comparison.control} (mean rank "
-                f"{control_rank:.2f})",
-                note=f"p-values adjusted for {len(body)} comparisons (Bonferroni); critical difference "
+                f"{control_rank:.2f})" + ("" if significant else " (exploratory)"),
+                note=exploratory
+                + f"p-values adjusted for {len(body)} comparisons (Bonferroni); critical difference "
                 f"{comparison.critical_difference_control:.2f}.",
+                css=css,
             )
         )
     return Section(
@@ -303,6 +328,29 @@ def per_dataset_section(summary: pd.DataFrame) -> Section:
     )
 
 
+def cost_unit_of(record: RunRecord, dataset: str) -> str:
+    """The unit of ``dataset``'s costs as the run recorded it (tag ``dataset.<name>.cost_unit``, or a
+    retrain's ``cslearn.cost_unit``); "cost units" for a run logged before units were recorded."""
+    return (
+        record.tags.get(f"dataset.{dataset}.cost_unit")
+        or record.tags.get("cslearn.cost_unit")
+        or "cost units"
+    )
+
+
+def money(value: float, unit: str) -> str:
+    """An amount with its unit: ``12,345 EUR``."""
+    return f"{format_value('cost', value)} {unit}"
+
+
+def no_model_cost(rows: pd.DataFrame) -> float:
+    """The cost without a model on one split: the cheaper of flagging no case or every case (CSDT Eq. 4's
+    ``Cost_l``; ``rows`` one method's ``target`` and four costs, any method: they share the split)."""
+    first = rows[rows["method"] == rows["method"].iloc[0]]
+    curve = cost_curve(first["target"], first["score"], first[list(COST_COLUMNS)].to_numpy(dtype=float))
+    return float(min(curve["cost"].iloc[0], curve["cost"].iloc[-1]))
+
+
 def _operating_points(results: pd.DataFrame, dataset: str) -> dict[str, tuple[float, float]]:
     """(tpr, cost) of each method's own predictions on split repeat 0 / fold 0 at its largest T."""
     rows = results[
@@ -353,35 +401,41 @@ def cost_section(summary: pd.DataFrame, record: RunRecord, figures: FigureCollec
         )
     ]
     scores = record.split_scores
+    baselines = []
     for dataset in datasets:
         if scores is None or scores.empty:
             continue
         rows = scores[(scores["dataset"] == dataset) & scores["C_FP"].notna()]
         if rows.empty:
             continue
+        unit = cost_unit_of(record, dataset)
+        baselines.append(f"{dataset} {money(no_model_cost(rows), unit)}")
         points = _operating_points(record.results, dataset)
         blocks.append(
             figures.add(
                 f"cost_threshold_{_slug(dataset)}",
                 f"{dataset}: total cost and savings against the decision threshold",
-                lambda rows=rows, points=points, dataset=dataset: cost_threshold_figure(
+                lambda rows=rows, points=points, dataset=dataset, unit=unit: cost_threshold_figure(
                     rows,
                     title=f"{dataset}: cost of flagging every case scored at or above the threshold",
                     operating_costs={method: cost for method, (_, cost) in points.items()},
+                    unit=unit,
                 ),
-                caption="Test split of repeat 0, fold 0. Left axis: total cost; right axis: the same line "
-                "read as savings. The dot is the cheapest threshold; the dashed red line is the cost of "
-                "the model's own decisions (its default threshold, or per-case Bayes minimum risk).",
+                caption=f"Test split of repeat 0, fold 0. Left axis: total cost in {unit}; right axis: the "
+                "same line read as savings. The dot is the cheapest threshold; the dashed red line is the "
+                "cost of the model's own decisions (its default threshold, or per-case Bayes minimum risk); "
+                "the dotted grey line is the cost without a model (savings 0).",
             )
         )
         blocks.append(
             figures.add(
                 f"cost_recall_{_slug(dataset)}",
                 f"{dataset}: cost of catching more positives",
-                lambda rows=rows, points=points, dataset=dataset: cost_recall_figure(
+                lambda rows=rows, points=points, dataset=dataset, unit=unit: cost_recall_figure(
                     rows,
                     title=f"{dataset}: total cost against the share of positives caught",
                     operating_points=points,
+                    unit=unit,
                 ),
                 caption="Each line sweeps a method's threshold from flagging nothing (left) to flagging "
                 "everything (right). Read across: how much catching a given share of the positives costs "
@@ -389,19 +443,69 @@ def cost_section(summary: pd.DataFrame, record: RunRecord, figures: FigureCollec
                 "threshold.",
             )
         )
+    baseline = (
+        f" Cost without a model (the cheaper of flagging no case or every case, on the test split of repeat "
+        f"0, fold 0): {'; '.join(baselines)}; savings = 1 - cost / that."
+        if baselines
+        else ""
+    )
     return Section(
         id="costs",
         title="Costs and savings (business datasets)",
         intro="Example-dependent costs [C_FP, C_FN, C_TP, C_TN] from each dataset's cost model, fit on the "
-        "training rows only.",
+        f"training rows only.{baseline}",
         blocks=blocks,
     )
 
 
-def curves_section(record: RunRecord, figures: FigureCollector) -> Section | None:
+#: Most methods a ROC / precision-recall figure draws; beyond it, the leaders and the control.
+CURVES_AT_MOST = 7
+#: Leaders drawn when a figure cannot draw every method.
+CURVE_LEADERS = 5
+
+
+def curve_methods(ranking: Sequence[str], control: str | None = None) -> list[str]:
+    """The methods a ROC / precision-recall figure draws: every one of ``ranking`` (best first) when there
+    are at most :data:`CURVES_AT_MOST`, else the :data:`CURVE_LEADERS` best and the ``control``."""
+    ranking = list(ranking)
+    if len(ranking) <= CURVES_AT_MOST:
+        return ranking
+    shown = ranking[:CURVE_LEADERS]
+    if control is not None and control not in shown:
+        shown.append(control)
+    return shown
+
+
+def curves_section(
+    record: RunRecord,
+    figures: FigureCollector,
+    *,
+    ranking: Sequence[str] | None = None,
+    control: str | None = None,
+    ranked_by: str = "mean rank",
+) -> Section | None:
+    """ROC and precision-recall curves of one split per dataset: every method when there are few, else the
+    leaders of ``ranking`` (best first) and the ``control`` (:func:`curve_methods`), named in the caption."""
     scores = record.split_scores
     if scores is None or scores.empty:
         return None
+    present = sorted(scores["method"].unique())
+    ranking = [name for name in (ranking or present) if name in present]
+    shown = curve_methods(ranking, control)
+    caption = (
+        "Curves from each method's decision scores on one test split (the largest T for ensembles). AUC: "
+        "area under the ROC curve; AP: average precision."
+    )
+    if len(shown) < len(ranking):
+        leaders = ", ".join(shown[:CURVE_LEADERS])
+        rest = len(ranking) - len(shown)
+        named = (
+            f" and the control {control}" if control is not None and control in shown[CURVE_LEADERS:] else ""
+        )
+        caption += (
+            f" Drawn: the {CURVE_LEADERS} best by {ranked_by} ({leaders}){named}; the other {rest} "
+            "methods' curves are in the figure of their MLflow child runs."
+        )
     blocks = []
     for dataset in sorted(scores["dataset"].unique()):
         rows = scores[scores["dataset"] == dataset]
@@ -412,10 +516,9 @@ def curves_section(record: RunRecord, figures: FigureCollector) -> Section | Non
                 f"roc_pr_{_slug(dataset)}",
                 f"{dataset}: ROC and precision-recall curves",
                 lambda rows=rows, dataset=dataset: roc_pr_figure(
-                    rows, title=f"{dataset}: test split of repeat 0, fold 0"
+                    rows, title=f"{dataset}: test split of repeat 0, fold 0", methods=shown
                 ),
-                caption="Curves from each method's decision scores on one test split (the largest T for "
-                "ensembles). AUC: area under the ROC curve; AP: average precision.",
+                caption=caption,
             )
         )
     if not blocks:

@@ -11,6 +11,8 @@ from algorithms.metrics import METRICS, VIEWS, lower_is_better, metric_label
 from tasks.report.statistics import MethodComparison
 
 __all__ = [
+    "NAMED_AT_MOST",
+    "best_method_verdict",
     "candidates_table",
     "describe_comparison",
     "format_leaderboard",
@@ -86,16 +88,59 @@ def _p(value: float) -> str:
     return f"p = {value:.2g}" if value >= 0.001 else "p < 0.001"
 
 
+#: Most methods (or pairs) a sentence names before it counts the rest.
+NAMED_AT_MOST = 8
+
+
+def _named(items: list[str], rest: str) -> str:
+    """``items`` joined by commas, the ones beyond :data:`NAMED_AT_MOST` counted: ``a, b and 3 more rest``."""
+    if len(items) <= NAMED_AT_MOST:
+        return ", ".join(items)
+    return f"{', '.join(items[:NAMED_AT_MOST])} and {len(items) - NAMED_AT_MOST} more {rest}"
+
+
+def best_method_verdict(comparison: MethodComparison) -> str:
+    """The method with the best mean rank and whether that is significant, for the report's "best" card:
+    ``adacc1 (mean rank 1.33); not significant: Friedman p = 0.26``, ``adacc1 (mean rank 1.20); better than
+    3 of 6 others (Bonferroni-Dunn)``."""
+    best = str(comparison.mean_ranks.index[0])
+    head = f"{best} (mean rank {comparison.mean_ranks.iloc[0]:.2f})"
+    friedman = comparison.friedman
+    if friedman is None:
+        return f"{head}; untested: the Friedman test needs 2+ datasets and 3+ methods"
+    if not comparison.significant:
+        return f"{head}; not significant: Friedman {_p(friedman.p_value)}"
+    others = len(comparison.mean_ranks) - 1
+    if comparison.control == best:
+        beaten = int((comparison.bonferroni_dunn < comparison.alpha).sum())
+        test = "Bonferroni-Dunn"
+    else:
+        beaten = sum(better == best for better, _, _ in comparison.significantly_different_pairs())
+        test = "Nemenyi"
+    if beaten == 0:
+        return f"{head}; significantly better than none of the {others} others ({test})"
+    return f"{head}; significantly better than {beaten} of {others} others ({test})"
+
+
 def describe_comparison(comparison: MethodComparison) -> str:
-    """The Friedman test and its post-hoc tests in words, one sentence per line."""
+    """The Friedman test and its post-hoc tests in words, one sentence per line, the verdict first.
+
+    When the Friedman test does not reject equivalence, the first line says so (no method is significantly
+    better) before naming the best mean rank, and no post-hoc conclusion is drawn. The post-hoc sentences
+    name the pairs and methods that differ and count the others.
+    """
     label = metric_label(comparison.metric)
     n_datasets, n_methods = comparison.ranks.shape
     best = comparison.mean_ranks.index[0]
-    lines = [
-        f"Ranked by {label} (largest T): best mean rank {best} ({comparison.mean_ranks.iloc[0]:.2f} over "
-        f"{n_datasets} dataset{'s' * (n_datasets != 1)})."
-    ]
+    over = f"{comparison.mean_ranks.iloc[0]:.2f} over {n_datasets} dataset{'s' * (n_datasets != 1)}"
     friedman = comparison.friedman
+    if friedman is not None and not comparison.significant:
+        lines = [
+            f"No method is significantly better ({_p(friedman.p_value)}); {best} has the best mean rank by "
+            f"{label} (largest T, {over})."
+        ]
+    else:
+        lines = [f"Ranked by {label} (largest T): best mean rank {best} ({over})."]
     if friedman is None:
         lines.append(
             f"No Friedman test: it needs at least 2 datasets and 3 methods (this run has {n_datasets} and "
@@ -112,25 +157,44 @@ def describe_comparison(comparison: MethodComparison) -> str:
         f"{friedman.statistic:.2f}, {_p(friedman.p_value)}: {verdict} at alpha = {comparison.alpha:g}."
     )
     if not comparison.significant:
-        lines.append("Post-hoc tests apply only after the Friedman test rejects equivalence; none is drawn.")
+        lines.append(
+            "Post-hoc tests apply only after the Friedman test rejects equivalence; none is drawn (the "
+            "report shows them greyed, as exploratory)."
+        )
         return "\n".join(lines)
     pairs = comparison.significantly_different_pairs()
-    described = "; ".join(f"{better} beats {worse} ({_p(p)})" for better, worse, p in pairs)
-    lines.append(
-        f"Nemenyi (all pairs, critical difference {comparison.critical_difference:.2f}): "
-        + (described if pairs else "no pair differs significantly")
-        + "."
-    )
+    n_pairs = n_methods * (n_methods - 1) // 2
+    described = [f"{better} beats {worse} ({_p(p)})" for better, worse, p in pairs]
+    rest = n_pairs - len(pairs)
+    if not pairs:
+        nemenyi = "no pair differs significantly"
+    else:
+        nemenyi = _named(described, "pairs")
+        if rest:
+            nemenyi += f"; the other {rest} pair{'s' * (rest != 1)} do not differ significantly"
+    lines.append(f"Nemenyi (all pairs, critical difference {comparison.critical_difference:.2f}): {nemenyi}.")
     control_rank = comparison.mean_ranks[comparison.control]
-    groups = {"significantly worse": [], "significantly better": [], "not significantly different": []}
+    worse, better, alike = [], [], []
     for method, p_value in comparison.bonferroni_dunn.items():
         if p_value >= comparison.alpha:
-            groups["not significantly different"].append(f"{method} ({_p(p_value)})")
+            alike.append(f"{method} ({_p(p_value)})")
         elif comparison.mean_ranks[method] > control_rank:
-            groups["significantly worse"].append(f"{method} ({_p(p_value)})")
+            worse.append(f"{method} ({_p(p_value)})")
         else:
-            groups["significantly better"].append(f"{method} ({_p(p_value)})")
-    parts = [f"{name}: {', '.join(members)}" for name, members in groups.items() if members]
+            better.append(f"{method} ({_p(p_value)})")
+    parts = [
+        f"significantly {name}: {_named(members, 'methods')}"
+        for name, members in (("worse", worse), ("better", better))
+        if members
+    ]
+    if len(alike) > NAMED_AT_MOST:  # counted, not listed
+        parts.append(
+            f"the other {len(alike)} are not significantly different"
+            if parts
+            else f"none of the {len(alike)} others differs significantly"
+        )
+    elif alike:
+        parts.append(f"not significantly different: {', '.join(alike)}")
     lines.append(
         f"Bonferroni-Dunn against {comparison.control} "
         f"(critical difference {comparison.critical_difference_control:.2f}): " + "; ".join(parts) + "."

@@ -29,10 +29,10 @@ from pathlib import Path
 from mlflow import MlflowClient
 from mlflow.entities import Metric, Param
 from mlflow.exceptions import MlflowException
-from prefect.runtime import flow_run
 
 from tasks.storage import inside, state_home
 from tasks.tracking.credentials import use_uri_credentials
+from tasks.tracking.mlflow_urls import EXPERIMENT_KIND_TAG, MODEL_DEVELOPMENT
 from tasks.tracking.orphan_runs import mark_orphaned_runs, owner_tags
 
 __all__ = [
@@ -121,7 +121,10 @@ def child_runs(client: MlflowClient, experiment_id: str, parent_run_id: str) -> 
 def ensure_experiment(client: MlflowClient, name: str, *, artifact_location: str | None = None) -> str:
     """Id of the experiment ``name``, created if absent (artifacts beside a sqlite store, absolute path).
 
-    Safe under concurrent creation: a lost race re-reads the experiment the winner created.
+    The experiment is marked as model development (tag ``mlflow.experimentKind``,
+    :data:`~tasks.tracking.mlflow_urls.EXPERIMENT_KIND_TAG`), so the MLflow UI opens it in its training
+    layout; an existing experiment without the tag gets it. Safe under concurrent creation: a lost race
+    re-reads the experiment the winner created.
 
     Raises
     ------
@@ -135,12 +138,16 @@ def ensure_experiment(client: MlflowClient, name: str, *, artifact_location: str
             raise ValueError(
                 f"MLflow experiment {name!r} is deleted; restore it or choose another name with --experiment"
             )
+        if EXPERIMENT_KIND_TAG not in experiment.tags:
+            client.set_experiment_tag(experiment.experiment_id, EXPERIMENT_KIND_TAG, MODEL_DEVELOPMENT)
         return experiment.experiment_id
     root = artifact_root(client.tracking_uri)
     if artifact_location is None and root is not None:
         artifact_location = inside(root, name).as_uri()
     try:
-        return client.create_experiment(name, artifact_location=artifact_location)
+        return client.create_experiment(
+            name, artifact_location=artifact_location, tags={EXPERIMENT_KIND_TAG: MODEL_DEVELOPMENT}
+        )
     except MlflowException:
         experiment = client.get_experiment_by_name(name)
         if experiment is None:
@@ -245,6 +252,8 @@ def flow_run_tags(
     extra : mapping, optional
         Further tags. ``None`` values are not set (``start_run`` drops them).
     """
+    from prefect.runtime import flow_run  # here: the commands that only read runs never import Prefect
+
     commit = git_commit()
     return {
         "cslearn.purpose": purpose,

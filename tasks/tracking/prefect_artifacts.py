@@ -7,14 +7,17 @@ a subflow (``method-comparison-cells``), so one page holds them all:
 - :class:`ProgressArtifact`: a progress artifact (percent of cells or candidates done) updated while the work
   runs, at most once per second (and always at the end);
 - :func:`publish_flow_artifacts`: a markdown artifact with the leaderboard (the MLflow run's description),
-  a link artifact to the MLflow run and one to its HTML report.
+  a link artifact to the MLflow run and one to its HTML report, keyed by what the run is about (a retrain's
+  dataset), so that one key's history is one model's.
 
-Links come from the published report (``tasks.report.publish``): a tracking server's run page and
-``get-artifact`` URL; for a local store, the run page of ``make ui`` and the report's ``file://`` URI.
+Links come from the published report (``tasks.report.publish``) and open from an http page: the run's page
+and the report's artifact view in the MLflow UI (the tracking server's, or ``make ui``'s for a local store,
+whose report file's path the artifact's description adds).
 """
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable, Mapping
 from uuid import UUID
@@ -26,7 +29,13 @@ from prefect.runtime import flow_run
 from tasks.tracking.mlflow_runs import ParentRun
 from tasks.tracking.mlflow_urls import mlflow_run_url
 
-__all__ = ["ProgressArtifact", "publish_flow_artifacts", "publish_run_artifacts", "top_flow_run_id"]
+__all__ = [
+    "ProgressArtifact",
+    "artifact_key",
+    "publish_flow_artifacts",
+    "publish_run_artifacts",
+    "top_flow_run_id",
+]
 
 #: Fewest seconds between two updates of a progress artifact.
 MIN_UPDATE_SECONDS = 1.0
@@ -95,46 +104,66 @@ class ProgressArtifact:
         self.update(self.done, force=True)
 
 
+def artifact_key(*parts: str) -> str:
+    """A Prefect artifact key from ``parts`` (``"retrain", "direct-marketing", "report"``): lowercase
+    letters, digits and dashes, which is all Prefect allows."""
+    text = "-".join(parts).lower()
+    return re.sub(r"-{2,}", "-", re.sub(r"[^a-z0-9-]", "-", text)).strip("-")
+
+
 def publish_flow_artifacts(
-    *, purpose: str, markdown: str, run_url: str, run_name: str, report_link: str | None
+    *,
+    purpose: str,
+    subject: str,
+    markdown: str,
+    run_url: str,
+    run_name: str,
+    report_link: str | None,
+    report_path: str | None = None,
 ) -> list[UUID]:
     """The markdown leaderboard and the links to the MLflow run and its report on the top flow run.
 
-    Keys are ``<purpose>-leaderboard``, ``<purpose>-mlflow-run`` and ``<purpose>-report`` (Prefect versions
-    artifacts of one key across runs). Returns the artifact ids.
+    Keys are ``<purpose>-<subject>-leaderboard``, ``-mlflow-run`` and ``-report`` (:func:`artifact_key`):
+    Prefect versions artifacts of one key across runs, so with the dataset as the subject of a retrain one
+    key's history is one model's. ``report_path`` (a local store's report file) is named in the report
+    link's description. Returns the artifact ids.
     """
     target = top_flow_run_id()
     artifacts = [
         MarkdownArtifact(
-            key=f"{purpose}-leaderboard",
+            key=artifact_key(purpose, subject, "leaderboard"),
             markdown=markdown,
             description=f"Leaderboard of MLflow run {run_name}",
             flow_run_id=target,
         ),
         LinkArtifact(
-            key=f"{purpose}-mlflow-run",
+            key=artifact_key(purpose, subject, "mlflow-run"),
             link=run_url,
             link_text=f"MLflow run: {run_name}",
-            description="The MLflow parent run: parameters, metrics, child runs, artifacts",
+            description="The MLflow parent run: description, parameters, metrics, child runs, artifacts",
             flow_run_id=target,
         ),
     ]
     if report_link is not None:
+        where = f"; its file: {report_path}" if report_path else ""
         artifacts.append(
             LinkArtifact(
-                key=f"{purpose}-report",
+                key=artifact_key(purpose, subject, "report"),
                 link=report_link,
                 link_text="HTML report (leaderboard, statistics, figures)",
-                description="The self-contained HTML report logged to the MLflow run",
+                description=f"The self-contained HTML report logged to the MLflow run{where}",
                 flow_run_id=target,
             )
         )
     return [artifact.create(_sync=True).id for artifact in artifacts]
 
 
-def publish_run_artifacts(purpose: str, run: ParentRun, published: Mapping | None) -> list[UUID]:
+def publish_run_artifacts(
+    purpose: str, subject: str, run: ParentRun, published: Mapping | None
+) -> list[UUID]:
     """:func:`publish_flow_artifacts` for a parent run and its published report
-    (``tasks.report.publish.PublishedReport.as_dict``, ``None`` when no report could be built)."""
+    (``tasks.report.publish.PublishedReport.as_dict``, ``None`` when no report could be built); ``subject``
+    is what the run is about (a retrain's dataset, a comparison's experiment)."""
     run_name = published["run_name"] if published else run.run_id
     markdown = (
         published["description"]
@@ -143,8 +172,10 @@ def publish_run_artifacts(purpose: str, run: ParentRun, published: Mapping | Non
     )
     return publish_flow_artifacts(
         purpose=purpose,
+        subject=subject,
         markdown=markdown,
         run_url=mlflow_run_url(run.tracking_uri, run.experiment_id, run.run_id),
         run_name=run_name,
         report_link=None if published is None else published["url"],
+        report_path=None if published is None else published.get("path"),
     )

@@ -9,6 +9,7 @@ import re
 import subprocess
 import sys
 from importlib.metadata import version
+from pathlib import Path
 
 import pytest
 
@@ -192,6 +193,26 @@ def test_environment_defaults_fill_only_what_the_user_left_unset(monkeypatch):
     assert os.environ["PREFECT_SERVER_ANALYTICS_ENABLED"] == "false"
 
 
+def test_prefect_state_goes_to_one_place_by_hand_and_under_make(monkeypatch, tmp_path):
+    """`cslearn` by hand and the scripts of `make run` / `make deploy` keep Prefect's history in one folder:
+    $CSLEARN_HOME/prefect, unless PREFECT_HOME is set."""
+    monkeypatch.setenv("CSLEARN_HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("PREFECT_HOME")
+    apply_environment_defaults()
+    assert os.environ["PREFECT_HOME"] == str((tmp_path / "home" / "prefect").resolve())
+    monkeypatch.delenv("PREFECT_HOME")
+    script = 'PROJECT_DIR="$1"; source "$1/scripts/_environment.sh"; echo "$PREFECT_HOME"'
+    project = str(Path(__file__).resolve().parents[2])
+    env = {key: value for key, value in os.environ.items() if key != "PREFECT_HOME"}
+    shown = subprocess.run(
+        ["bash", "-c", script, "bash", project], env=env, capture_output=True, text=True, check=True
+    )
+    assert Path(shown.stdout.strip()) == (tmp_path / "home" / "prefect").resolve()
+    monkeypatch.setenv("PREFECT_HOME", str(tmp_path / "mine"))
+    apply_environment_defaults()
+    assert os.environ["PREFECT_HOME"] == str(tmp_path / "mine")  # the user's choice stands
+
+
 def test_a_reader_that_stops_early_gets_no_traceback():
     process = subprocess.Popen(
         [sys.executable, "-m", "flows.cli", "datasets", "list", "--json"],
@@ -221,3 +242,20 @@ def test_compare_takes_a_training_set_and_method_params_as_json(capsys):
         assert (
             exited.value.code == 2 and "--method-params: invalid JSON object value" in capsys.readouterr().err
         )
+
+
+def test_a_compare_without_repeats_says_how_many_cells_it_fits_before_starting(monkeypatch, capsys):
+    from tests.servers import free_port
+
+    monkeypatch.setenv("PREFECT_API_URL", f"http://127.0.0.1:{free_port()}/api")  # nothing answers: exit 1
+    arguments = ["compare", "--datasets", "pima", "haberman", "--methods", "adaboost,dt"]
+    assert main(arguments) == 1
+    first, second = capsys.readouterr().err.splitlines()[:2]
+    assert first == (
+        "cslearn compare: 200 cells to fit (2 datasets x 2 methods x 10 repeats x 5 folds: the papers' 10 "
+        "repeats of cv, as --repeats was not given); --repeats 1 fits 20, and fewer --methods or --datasets "
+        "fewer still"
+    )
+    assert "does not answer" in second  # said before Prefect is even reached
+    assert main([*arguments, "--repeats", "2"]) == 1
+    assert "cells to fit" not in capsys.readouterr().err

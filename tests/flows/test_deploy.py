@@ -42,8 +42,11 @@ QUICK = {"dataset": "direct-marketing", "candidates": ["dt"], "max_rows": 1500}
 
 
 def _prefect_environment() -> dict[str, str]:
+    from tasks.config.flow_parameters import default_comparison_size
+
     env = dict(os.environ)
     env["CSLEARN_PROJECT_DIR"] = str(PROJECT)
+    env["CSLEARN_COMPARE_DEFAULT_SIZE"] = default_comparison_size()  # as scripts/deploy.sh sets it
     env["PREFECT_WORKER_QUERY_SECONDS"] = "2"  # pick the run up quickly (default 10 s)
     return env
 
@@ -165,7 +168,19 @@ def test_deployed_parameters_are_flat_described_and_offer_choices(deployed):
     assert {"csdt", "adacc1", "bmr-lr"} <= set(retrain_fields["candidates"]["items"]["enum"])
     assert {"pima", "wisconsin"} <= set(compare_fields["datasets"]["items"]["enum"])
     assert compare_fields["protocol"]["enum"] == ["cv", "holdout", "tvt"]
-    assert compare_fields["experiment"]["pattern"] and compare_fields["cell_store"]["anyOf"][0]["pattern"]
+    assert compare_fields["experiment"]["pattern"] and compare_fields["cell_store"]["pattern"]
+    # The form: no "None" branch to toggle (empty means the default, as each description says); methods is
+    # a plain multi-select; the module paths of the code are not the user's language.
+    fields = [*retrain_fields.values(), *compare_fields.values()]
+    assert not [field for field in fields if "anyOf" in field or field.get("type") == "null"]
+    assert compare_fields["methods"]["type"] == "array" and compare_fields["methods"]["items"]["enum"]
+    assert "Leave empty to compare every method" in compare_fields["methods"]["description"]
+    descriptions = " ".join(field["description"] for field in fields)
+    assert not re.search(r"tasks\.|algorithms\.|DEFAULT_|_PATTERN", descriptions)
+    assert not [field for field in fields if field.get("default", "") is None]  # the form would send null
+    from tasks.config.flow_parameters import default_comparison_size
+
+    assert f"fits {default_comparison_size()}" in compare.description  # the cost of pressing Run
 
 
 def test_deployment_run_param_overrides_one_field(deployed):

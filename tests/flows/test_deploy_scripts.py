@@ -72,7 +72,8 @@ def test_make_ui_serves_the_mlflow_ui_on_loopback_over_the_given_store(tmp_path)
         assert page.status_code == 200 and "<html" in page.text.lower()
         assert (tmp_path / "ui.db").is_file()  # the server opened the store it was pointed at
     output = printed[0]
-    assert f"MLflow UI on http://127.0.0.1:{port} over sqlite:///{tmp_path / 'ui.db'}" in output
+    front_page = f"http://127.0.0.1:{port}/#/experiments?workflowType=machine_learning"  # training layout
+    assert f"MLflow UI: {front_page} (training layout) over sqlite:///{tmp_path / 'ui.db'}" in output
     assert f"artifacts of new experiments: {(tmp_path / 'artifacts').as_uri()}" in output  # beside the store
     assert (tmp_path / "artifacts").is_dir()
 
@@ -115,7 +116,10 @@ def test_make_ui_points_at_an_existing_tracking_server_instead_of_starting_one()
         ["bash", str(PROJECT / "scripts" / "ui.sh")], env=env, capture_output=True, text=True, timeout=120
     )
     assert completed.returncode == 0
-    assert "is a tracking server already: open http://127.0.0.1:5999" in completed.stdout
+    assert (
+        "is a tracking server already: open http://127.0.0.1:5999/#/experiments?workflowType=machine_learning"
+        in completed.stdout
+    )
 
 
 @pytest.mark.slow
@@ -129,6 +133,11 @@ def test_make_deploy_starts_server_pool_worker_deploys_all_and_stops(tmp_path):
         completed = subprocess.run(["bash", script], env=env, capture_output=True, text=True, timeout=600)
         assert completed.returncode == 0, completed.stdout[-3000:] + completed.stderr[-3000:]
         assert f"Prefect UI: http://127.0.0.1:{port}" in completed.stdout
+        # Said once, by the script that starts it, not after every deployment by Prefect.
+        assert completed.stdout.count("start a worker") + completed.stdout.count("started a worker") == 1
+        assert "deployment 'method-comparison/compare-benchmark' successfully" in completed.stdout
+        worker_environment = Path(f"/proc/{int((state / 'worker.pid').read_text())}/environ").read_bytes()
+        assert b"MLFLOW_ENABLE_ARTIFACTS_PROGRESS_BAR=false\x00" in worker_environment  # no tqdm bars
         server_pid = int((state / "server.pid").read_text())
         worker_pid = int((state / "worker.pid").read_text())
         assert _alive(server_pid) and _alive(worker_pid)

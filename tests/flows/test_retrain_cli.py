@@ -111,3 +111,23 @@ def test_the_table_says_when_nothing_was_registered():
         "cslearn-direct-marketing: nothing registered: dt (savings 0.1000) repeats champion v3: same method,"
         " data fingerprint, code commit abc, holdout and score"
     )
+
+
+def test_the_verdict_comes_first():
+    outcome = {
+        "best": "dt",
+        "candidates": {"dt": 0.1},
+        "metrics": {"dt": {"savings": 0.1}},
+        "model_name": "cslearn-direct-marketing",
+        "version": "4",
+        "alias": "challenger",
+        "previous_champion_version": "3",
+        "previous_champion_savings": 0.2,
+        "parent_run_id": "abc123",
+        "verdict": "champion kept: v3 bmr-lr 0.200; best new dt 0.100 (-0.100), registered as challenger v4",
+    }
+    lines = format_candidates(outcome).splitlines()
+    assert lines[0] == (
+        "Registry: champion kept: v3 bmr-lr 0.200; best new dt 0.100 (-0.100), registered as challenger v4"
+    )
+    assert lines[1] == "" and lines[2].split()[:2] == ["method", "savings"]

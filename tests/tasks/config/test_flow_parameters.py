@@ -33,7 +33,8 @@ def test_the_schema_prefect_builds_has_descriptions_choices_and_bounds():
     context = name_context()
     assert fields["dataset"]["enum"] == context["business_datasets"]
     assert fields["candidates"]["items"]["enum"] == context["methods"]
-    assert fields["max_rows"]["anyOf"][0]["minimum"] == 20
+    assert fields["max_rows"]["minimum"] == 20 and "anyOf" not in fields["max_rows"]  # no "None" toggle
+    assert "Leave empty to use every row" in fields["max_rows"]["description"]
     descriptions = field_descriptions(RetrainParams)
     assert fields["holdout_fraction"]["description"] == descriptions["holdout_fraction"]
     assert "``" not in fields["max_rows"]["description"]  # reST literals shown as Markdown code
@@ -53,3 +54,16 @@ def test_the_body_gets_the_validated_model_and_a_typo_is_named():
 def test_every_compare_field_is_described():
     assert set(CompareParams.model_fields) <= set(field_descriptions(CompareParams))
     assert set(RetrainParams.model_fields) <= set(field_descriptions(RetrainParams))
+
+
+def test_optional_fields_are_plain_inputs_left_empty_to_mean_their_default():
+    """Prefect's form draws a toggle for a `None` branch and sends a `null` default back, which its own
+    validation then refuses: an optional field has neither, and leaving it out or empty means the default."""
+    fields = parameter_schema(received).model_dump_for_openapi()["properties"]
+    for name in ("max_rows", "model_name"):
+        assert "anyOf" not in fields[name] and "default" not in fields[name], name
+    assert (
+        fields["model_name"]["type"] == "string" and "Leave empty for" in fields["model_name"]["description"]
+    )
+    assert received(dataset="credit-scoring").max_rows is None  # left out
+    assert received(dataset="credit-scoring", max_rows=None, method_params={}).max_rows is None  # blank

@@ -49,9 +49,21 @@ def test_the_report_holds_the_leaderboard_statistics_tables_and_provenance(repor
     assert "<dd>1 × 2 folds</dd>" not in html and "cv · 1 repeat × 2 folds" in html
 
 
+def test_an_insignificant_friedman_test_comes_first_and_greys_the_post_hoc_tests(report):
+    html = report.html
+    headline = re.search(r'<p class="headline" id="headline">(.*?)</p>', html).group(1)
+    assert headline.startswith("No method is significantly better (p = ")  # these cells: Friedman p > 0.05
+    assert "has the best mean rank by balanced accuracy (largest T, " in headline
+    best_card = re.search(r"<dt>best mean rank by balanced accuracy</dt><dd>(.*?)</dd>", html).group(1)
+    assert "; not significant: Friedman p = " in best_card
+    for table_id in ("nemenyi", "bonferroni-dunn"):  # shown greyed, nothing shaded as significant
+        block = re.search(rf'<div class="table-block exploratory" id="{table_id}">(.*?)</table>', html, re.S)
+        assert block and "(exploratory)</h3>" in block.group(1) and "num sig" not in block.group(1)
+    assert "critical_difference" not in report.figures  # its bars would read as conclusions
+
+
 def test_every_figure_is_embedded_and_nothing_is_fetched(report):
     expected = {
-        "critical_difference",
         "cost_threshold_direct-marketing",
         "cost_recall_direct-marketing",
         *(f"roc_pr_{dataset}" for dataset in DATASETS),

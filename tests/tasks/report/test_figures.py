@@ -2,26 +2,34 @@
 
 from __future__ import annotations
 
+import matplotlib.colors
 import numpy as np
 import pandas as pd
 import pytest
 from sklearn.metrics import roc_auc_score
 
+from algorithms import METHODS
 from flows.cli import main
 from tasks.report.boundaries import _fit, boundaries_figure, toy_dataset
 from tasks.report.figures import (
+    CHILD_FIGURE_DPI,
     IN_TRAINING_PANELS,
+    METHOD_PALETTE,
     WEIGHT_PANELS,
     average_curves,
     candidates_figure,
+    child_run_figure,
     cost_recall_figure,
     cost_threshold_figure,
     critical_difference_figure,
     figure_png,
+    method_color,
+    method_colors,
     roc_pr_figure,
     save_figure,
     training_curves_figure,
 )
+from tasks.report.sections import curve_methods
 from tasks.report.statistics import compare_methods
 from tests.tasks.report.test_statistics import DEMSAR_AUC, _summary
 
@@ -95,10 +103,50 @@ def test_roc_and_precision_recall_curves_carry_the_auc_of_each_method(one_split)
     assert any(label.startswith("chance (0.2") for label in _legend_labels(pr_axis))
 
 
+def test_each_method_has_one_colour_whatever_the_figure_shows():
+    small, large = method_colors(["dt", "adacc1"]), method_colors(["adacc1", "adaboost", "dt", "csdt"])
+    assert small == {key: large[key] for key in small}  # by key only, not by the other methods shown
+    assert small["dt"] == method_color("dt") != small["adacc1"]
+    table_colours = [method_color(key) for key in METHODS]
+    assert table_colours[: len(METHOD_PALETTE)] == list(METHOD_PALETTE[: len(METHODS)])  # in table order
+    assert len(set(table_colours)) == min(len(METHODS), len(METHOD_PALETTE))  # no two methods alike
+    assert method_color("my-own-method") == method_color("my-own-method")  # a key outside the table
+
+
+def test_roc_figures_of_many_methods_draw_the_leaders_and_the_control(one_split):
+    ranking = [f"m{index}" for index in range(30)]
+    assert curve_methods(ranking[:7]) == ranking[:7]  # few: every one
+    assert curve_methods(ranking, control="m20") == [*ranking[:5], "m20"]
+    assert curve_methods(ranking, control="m1") == ranking[:5]
+    figure = roc_pr_figure(one_split, title="split 0", methods=["weak"])
+    roc_axis, _ = figure.axes
+    assert [label.split(" (")[0] for label in _legend_labels(roc_axis)] == ["weak", "chance"]
+    legend = roc_axis.get_legend()
+    assert legend.get_bbox_to_anchor().y1 < roc_axis.bbox.y0 + 1  # below the axes, not on the curves
+
+
+def test_child_run_figures_are_legible_where_mlflow_shows_them(one_split):
+    good = one_split[one_split["method"] == "good"]
+    curves = {"train_tpr": [0.5, 0.7, 0.8], "train_tnr": [0.9, 0.8, 0.8], "weighted_error": [0.2, 0.3, 0.3]}
+    figure = child_run_figure(curves, good, title="direct-marketing / adacc1", method="adacc1")
+    width, height = figure.get_size_inches() * CHILD_FIGURE_DPI
+    assert width == pytest.approx(660) and height < 800  # the width of MLflow's artifact view
+    visible = [axis for axis in figure.axes if axis.get_visible()]
+    assert len(visible) == 5  # rates, weights, ROC, PR, cost
+    for axis in visible:
+        ticks = axis.get_xticklabels() + axis.get_yticklabels()
+        assert min(tick.get_fontsize() for tick in ticks) * CHILD_FIGURE_DPI / 72 >= 11  # pixels
+        colours = {matplotlib.colors.to_hex(line.get_color()) for line in axis.get_lines()}
+        assert colours - {"#999999"} == {matplotlib.colors.to_hex(method_color("adacc1"))}  # its own colour
+    assert _legend_labels(visible[0]) == ["TPR", "TNR"] and _legend_labels(visible[1]) == ["weighted error"]
+
+
 def test_cost_figures_show_cost_savings_and_the_models_own_decisions(one_split):
-    figure = cost_threshold_figure(one_split, title="costs", operating_costs={"good": 5000.0})
+    figure = cost_threshold_figure(one_split, title="costs", operating_costs={"good": 5000.0}, unit="EUR")
     good_axis = figure.axes[0]
-    assert good_axis.get_title() == "good" and good_axis.get_ylabel() == "total cost on the test split"
+    assert good_axis.get_title() == "good" and good_axis.get_ylabel() == "total cost on the test split (EUR)"
+    no_model = [line for line in good_axis.get_lines() if line.get_label() == "cost without a model"]
+    assert len(no_model) == 1 and no_model[0].get_linestyle() == ":"
     assert any(child.get_ylabel() == "savings" for child in good_axis.child_axes)
     assert "model's decisions" in _texts(figure)
     recall = cost_recall_figure(one_split, title="recall", operating_points={"good": (0.8, 5000.0)})
@@ -107,13 +155,17 @@ def test_cost_figures_show_cost_savings_and_the_models_own_decisions(one_split):
     assert {"good", "weak", "cheapest threshold", "model's own decisions"} <= set(_legend_labels(axis))
 
 
-def test_candidates_bars_show_savings_and_f1():
+def test_candidates_bars_show_savings_and_f1_and_the_champion_to_beat():
     board = pd.DataFrame({"method": ["csdt", "bmr-lr"], "savings": [0.41, 0.47], "f1": [0.30, 0.35]})
-    figure = candidates_figure(board, title="candidates")
+    figure = candidates_figure(board, title="candidates", champion=("champion v1 cgada", 0.52))
     savings_axis, f1_axis = figure.axes[:2]
     assert [label.get_text() for label in savings_axis.get_yticklabels()] == ["csdt", "bmr-lr"]
-    assert {"0.410", "0.470", "0.350"} <= _texts(figure)
+    assert {"0.410", "0.470", "0.350", "champion v1 cgada: 0.520"} <= _texts(figure)
     assert f1_axis.get_xlabel() == "holdout F1"
+    [reference] = [line for line in savings_axis.get_lines() if line.get_linestyle() == "--"]
+    assert list(reference.get_xdata()) == [0.52, 0.52] and savings_axis.get_xlim()[1] > 0.52
+    bars = {patch.get_facecolor()[:3] for patch in savings_axis.patches}
+    assert bars == {method_color("csdt")[:3], method_color("bmr-lr")[:3]}
 
 
 def test_figures_save_as_png_svg_or_pdf_and_nothing_else(tmp_path, one_split):

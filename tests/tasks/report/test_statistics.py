@@ -20,7 +20,7 @@ import pytest
 from scipy import stats
 
 from tasks.report.statistics import compare_methods, critical_difference, friedman_test, rank_methods
-from tasks.report.text import describe_comparison
+from tasks.report.text import NAMED_AT_MOST, best_method_verdict, describe_comparison
 
 #: Demsar (2006) Table 5(a) and 5(b): q_0.05 for k methods. For k = 9 the Bonferroni-Dunn value is
 #: z_{0.05 / 16} = 2.734 (the table as we have it reads 2.724, out of line with its neighbours).
@@ -190,8 +190,16 @@ def test_an_insignificant_friedman_test_draws_no_post_hoc_conclusion():
     comparison = compare_methods(summary, "auc")
     assert comparison.friedman.p_value == pytest.approx(1.0) and not comparison.significant
     text = describe_comparison(comparison)
+    assert text.splitlines()[0] == (  # the verdict first
+        "No method is significantly better (p = 1); x has the best mean rank by AUC (largest T, 2.00 over 3 "
+        "datasets)."
+    )
     assert "no significant difference between the methods at alpha = 0.05" in text
-    assert "Post-hoc tests apply only after the Friedman test rejects equivalence; none is drawn." in text
+    assert (
+        "Post-hoc tests apply only after the Friedman test rejects equivalence; none is drawn (the report "
+        "shows them greyed, as exploratory)." in text
+    )
+    assert best_method_verdict(comparison) == "x (mean rank 2.00); not significant: Friedman p = 1"
     result = friedman_test(rank_methods(summary, "auc"))
     assert result["p_value"] == pytest.approx(1.0)
     assert result["critical_difference"] == pytest.approx(2.343 * math.sqrt(3 * 4 / (6 * 3)), abs=1e-3)
@@ -235,3 +243,24 @@ def test_cumulative_table_needs_a_pair():
     summary = _paired_summary().replace({"adancc1": "adaboost"})
     with pytest.raises(ValueError, match="no \\(cumulative, non-cumulative\\) pair"):
         cumulative_table(summary)
+
+
+def test_the_post_hoc_sentences_name_the_few_that_differ_and_count_the_rest():
+    """Twelve methods on twenty datasets: eleven alike (random order), one always last."""
+    random = np.random.default_rng(3)
+    methods = tuple(f"m{index:02d}" for index in range(12))
+    table = {f"d{dataset}": (*(0.5 + 0.01 * random.permutation(11)), 0.1) for dataset in range(20)}
+    comparison = compare_methods(_summary(table, methods=methods), "auc", control="m00")
+    assert comparison.significant
+    text = describe_comparison(comparison)
+    bonferroni = next(line for line in text.splitlines() if line.startswith("Bonferroni-Dunn against m00"))
+    differ = [method for method, p in comparison.bonferroni_dunn.items() if p < 0.05]
+    alike = len(comparison.bonferroni_dunn) - len(differ)
+    assert "m11" in differ and alike > NAMED_AT_MOST  # too many alike to list: counted
+    assert bonferroni.endswith(f"; the other {alike} are not significantly different.")
+    assert all(f"{method} (p " in bonferroni for method in differ)
+    assert "not significantly different:" not in bonferroni
+    nemenyi = next(line for line in text.splitlines() if line.startswith("Nemenyi"))
+    pairs = comparison.significantly_different_pairs()
+    assert 0 < len(pairs) and nemenyi.count(" beats ") == min(len(pairs), NAMED_AT_MOST)
+    assert f"the other {66 - len(pairs)} pairs do not differ significantly." in nemenyi

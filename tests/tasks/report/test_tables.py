@@ -89,5 +89,5 @@ def test_leaderboard_markdown_marks_the_best_and_states_the_tests(summary, compa
     assert first[2] == f"**{comparison.mean_ranks.iloc[0]:.2f}**"
     best_auc = board["auc"].max()
     assert sum(f"**{best_auc:.3f}**" in line for line in lines[2:6]) >= 1
-    assert lines[7].startswith("Ranked by balanced accuracy (largest T): best mean rank")
+    assert lines[7].startswith("No method is significantly better (p = 0.12); bmr-lr has the best mean rank")
     assert any(line.startswith("Friedman test over 3 datasets and 4 methods") for line in lines)

@@ -40,10 +40,12 @@ def test_leaderboard_and_links_go_on_the_top_flow_run(prefect_server):
     def inner():
         return publish_flow_artifacts(
             purpose="test",
+            subject="direct_marketing",
             markdown="| # | method |\n|---|---|\n| 1 | adacc1 |",
-            run_url="http://127.0.0.1:5000/#/experiments/1/runs/abc",
+            run_url="http://127.0.0.1:5000/#/experiments/1/runs/abc?workflowType=machine_learning",
             run_name="compare 1 dataset x 1 method cv 1x2",
-            report_link="file:///tmp/report.html",
+            report_link="http://127.0.0.1:5000/#/experiments/1/runs/abc/artifacts/report/report.html",
+            report_path="/tmp/report.html",
         )
 
     @flow
@@ -59,7 +61,12 @@ def test_leaderboard_and_links_go_on_the_top_flow_run(prefect_server):
         stored = {item.id: item for item in prefect.read_artifacts(limit=200) if item.id in set(ids)}
     assert len(stored) == 3
     assert {str(item.flow_run_id) for item in stored.values()} == {str(outer_id)}
-    by_key = {item.key: item for item in stored.values()}
-    assert by_key["test-leaderboard"].data.endswith("| 1 | adacc1 |")
-    assert "http://127.0.0.1:5000/#/experiments/1/runs/abc" in by_key["test-mlflow-run"].data
-    assert "file:///tmp/report.html" in by_key["test-report"].data
+    by_key = {item.key: item for item in stored.values()}  # one key's history is one dataset's
+    assert by_key["test-direct-marketing-leaderboard"].data.endswith("| 1 | adacc1 |")
+    assert (
+        "/#/experiments/1/runs/abc?workflowType=machine_learning"
+        in by_key["test-direct-marketing-mlflow-run"].data
+    )
+    report = by_key["test-direct-marketing-report"]
+    assert "/#/experiments/1/runs/abc/artifacts/report/report.html" in report.data
+    assert report.description.endswith("its file: /tmp/report.html")
