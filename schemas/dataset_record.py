@@ -173,7 +173,6 @@ class LiveState(BaseModel):
     watermark_raw: int | float | str | None = None
     watermark_is_datetime: bool = False
     rows_read: Count = 0
-    prefix_digest: Sha256 | None = None
     files: dict[str, AcceptedFile] = Field(default_factory=dict)
     history: list[AcceptedState] = Field(min_length=1)
     refused: list[RefusedBatch] = Field(default_factory=list)

@@ -52,6 +52,7 @@ from pydantic_core import PydanticCustomError
 
 __all__ = [
     "DEFAULT_CANDIDATES",
+    "HOLDOUT_WINDOW_PATTERN",
     "DEFAULT_INGEST_DATASETS",
     "DEFAULT_REPEATS",
     "MAX_CELLS",
@@ -75,6 +76,10 @@ DEFAULT_CANDIDATES = ("csdt", "bmr-lr", "adacc1", "adaboost")
 
 #: The business datasets the scheduled retrains need, ingested by default.
 DEFAULT_INGEST_DATASETS = ("credit-scoring", "direct-marketing", "card-fraud")
+
+#: A holdout window of ``RetrainParams.holdout_window``: a share of the time range or a duration (the same
+#: pattern as ``tasks.model_registry.holdout.HOLDOUT_WINDOW_PATTERN``).
+HOLDOUT_WINDOW_PATTERN = r"^(0?\.\d+|\d+(\.\d+)?%|\d+(\.\d+)?(s|min|h|d|w))$"
 
 #: Upper bounds that keep a run finite and its plan in memory. The papers use at most 100 repeats (WOTBoost),
 #: 10 folds, T = 200 and about 40,000 cells (WOTBoost's protocol on 13 datasets with every method).
@@ -396,7 +401,20 @@ class RetrainParams(BaseModel):
     candidates : tuple of str
         Keys of ``algorithms.METHODS`` to fit; the best by holdout savings is registered.
     holdout_fraction : float
-        Share of the rows held out for scoring candidates and the champion.
+        Share of the rows held out for scoring candidates and the champion; for a dataset with a time column,
+        the share of its time range that is the (most recent) holdout window, unless ``holdout_window`` is
+        given.
+    holdout_window : str or None
+        For a dataset with a time column: the most recent window held out, as a share of the time range
+        (``0.2``, ``20%``) or a duration (``6h``, ``30d``, ``2w``; a numeric time column counts in seconds).
+        Training uses the rows before it. Ignored for a dataset without a time column.
+    promotion_confidence : float
+        The challenger takes ``champion`` only when the lower bound of the one-sided paired-bootstrap interval
+        of its savings gain over the champion, at this confidence, exceeds ``min_margin``.
+    min_margin : float
+        The savings gain (challenger minus champion, on the same holdout) the lower bound must exceed.
+    bootstrap_resamples : int
+        Resamples of the holdout's rows in that paired bootstrap.
     max_rows : int or None
         Stratified row cap applied before splitting (quick runs and tests); ``None`` uses every row.
     seed : int
@@ -426,6 +444,10 @@ class RetrainParams(BaseModel):
     dataset: str
     candidates: tuple[str, ...] = Field(default=DEFAULT_CANDIDATES, min_length=1)
     holdout_fraction: UnitFraction = 0.3
+    holdout_window: Annotated[str, Field(pattern=HOLDOUT_WINDOW_PATTERN)] | None = None
+    promotion_confidence: Annotated[float, Field(ge=0.5, lt=1.0)] = 0.95
+    min_margin: Annotated[float, Field(ge=0.0, lt=1.0)] = 0.0
+    bootstrap_resamples: Annotated[int, Field(ge=100, le=100_000)] = 1000
     max_rows: Annotated[int, Field(ge=20)] | None = None
     seed: Seed = 0
     experiment: ExperimentName = "cslearn-retrain"
@@ -466,6 +488,16 @@ class RetrainParams(BaseModel):
     def registered_model_name(self) -> str:
         """The name of the dataset's model in the model registry."""
         return self.model_name or f"cslearn-{self.dataset}"
+
+    @property
+    def promotion(self) -> dict:
+        """How the challenger is judged against the champion (``tasks.model_registry.significance``)."""
+        return {
+            "confidence": self.promotion_confidence,
+            "min_margin": self.min_margin,
+            "resamples": self.bootstrap_resamples,
+            "seed": self.seed,
+        }
 
 
 class IngestParams(BaseModel):

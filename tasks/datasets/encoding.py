@@ -148,7 +148,9 @@ class RawEncoding:
                     columns.append(column)
                 continue
             levels = tuple(
-                level for level, name in zip(column.levels, column.feature_names, strict=True) if name in wanted
+                level
+                for level, name in zip(column.levels, column.feature_names, strict=True)
+                if name in wanted
             )
             if levels:
                 columns.append(EncodedColumn(column.name, CATEGORICAL, levels))

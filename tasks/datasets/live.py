@@ -6,8 +6,8 @@ rule, column checks, encoding and canonical contract of :mod:`tasks.datasets.use
 source, the raw columns, the two target values, the encoding of the raw columns and the time watermark.
 
 :func:`refresh_dataset` (``cslearn datasets refresh NAME``) reads only what is new: new batch files, or the
-rows past the watermark of the time column (a one-file source without a time column: the rows appended after
-those read). Each batch goes through the same contracts, in order:
+rows past the watermark of the time column (a one-file source and a SQL source grow by their time column).
+Each batch goes through the same contracts, in order:
 
 1. its columns are the dataset's (a batch with another schema is refused, naming the columns);
 2. the raw contract of a first ingest (target present, cost columns numeric and non-negative);
@@ -58,7 +58,6 @@ from tasks.datasets.live_sources import (
     RawBatch,
     SourceUnavailableError,
     SqlSource,
-    frame_digest,
     parse_source,
     source_from_record,
     window_label,
@@ -72,7 +71,7 @@ from tasks.datasets.user_files import (
     check_new_user_dataset_name,
     label_values,
 )
-from tasks.datasets.user_table import DEFAULT_MAX_COLUMNS, read_user_table
+from tasks.datasets.user_table import read_user_table
 
 __all__ = [
     "BindOptions",
@@ -155,7 +154,8 @@ def _infer_time_kind(column: pd.Series, where: str) -> str:
         return "datetime"
     raise ValueError(
         f"{where}: the time column {column.name!r} holds neither numbers nor dates (e.g. "
-        f"{column.dropna().astype('str').head(3).tolist()}); pass a column of numbers or dates as --time-column"
+        f"{column.dropna().astype('str').head(3).tolist()}); pass a column of numbers or dates as"
+        " --time-column"
     )
 
 
@@ -242,7 +242,7 @@ def _target(raw: pd.DataFrame, options: UserFileOptions, values: list[str], posi
         rows = np.flatnonzero(stray.to_numpy())
         raise ValueError(
             f"{label}: target column {options.target!r} holds {sorted(labels[stray].unique())[:5]} at rows "
-            f"{rows[:_SAMPLES_SHOWN].tolist()} ({rows.size:,} row(s)) besides the dataset's two values {values}"
+            f"{rows[:_SAMPLES_SHOWN].tolist()} ({rows.size:,} row(s)) besides the dataset's values {values}"
         )
     return (labels == positive).to_numpy(dtype=np.int8)
 
@@ -460,7 +460,10 @@ def bind_source(
         if isinstance(source, SqlSource):
             state["watermark_raw"], state["watermark_is_datetime"] = _raw_watermark(raw[options.time_column])
         if isinstance(source, FileTable) and options.time_column is None:
-            state["prefix_digest"] = frame_digest(raw)
+            raise ValueError(
+                f"{source.path}: one file grows by its time column; pass --time-column COLUMN (or ingest a"
+                " folder or glob of batch files, where each new file is a batch)"
+            )
         fingerprint = content_fingerprint(frame)
         state["history"] = [
             {
@@ -511,7 +514,8 @@ def _require_columns(raw: pd.DataFrame, options: BindOptions, label: str) -> Non
         missing = [column for column in columns if column not in raw.columns]
         if missing:
             raise ValueError(
-                f"{option} names {missing}, which {label} does not have; its columns: {list(raw.columns)[:20]}"
+                f"{option} names {missing}, which {label} does not have; its columns:"
+                f" {list(raw.columns)[:20]}"
             )
 
 
@@ -556,7 +560,8 @@ def _result(dataset: Dataset, *, added_rows, accepted, refused, new_levels) -> R
 
 
 def _new_rows(source, state: dict, options: BindOptions, time_kind: str | None) -> list[RawBatch]:
-    """What is new in a one-file or SQL source since the recorded state (one batch, or none)."""
+    """What is new in a one-file or SQL source since the recorded state (one batch, or none): the rows past
+    the watermark, unless the count at or before it changed (then one refused batch says so)."""
     time_column = options.time_column
     if isinstance(source, SqlSource):
         watermark = _watermark_parameter(state)
@@ -568,21 +573,6 @@ def _new_rows(source, state: dict, options: BindOptions, time_kind: str | None) 
             return []
         return [RawBatch(window_label(source, watermark, frame[time_column].max()), frame)]
     frame = source.read(options.text_options)
-    if time_column is None:
-        head = frame.iloc[: state["rows_read"]]
-        if len(frame) < state["rows_read"] or frame_digest(head) != state["prefix_digest"]:
-            return [
-                RawBatch(
-                    Path(source.path).name,
-                    None,
-                    f"its first {state['rows_read']:,} rows are not those read before: the file was rewritten,"
-                    " not appended to; without a time column only appended rows can be told apart (ingest it"
-                    " again with --force, or bind it with --time-column)",
-                )
-            ]
-        new = frame.iloc[state["rows_read"] :]
-        label = f"{Path(source.path).name}: rows {state['rows_read']:,} to {len(frame) - 1:,}"
-        return [RawBatch(label, new, digest=frame_digest(frame))] if len(new) else []
     seconds = time_seconds(frame[time_column], time_kind, Path(source.path).name)
     through = int((seconds <= state["watermark"]).sum())
     if through != state["rows_read"]:
@@ -725,8 +715,6 @@ def _append(dataset: Dataset, record: dict, options, state: dict, raw_batches, p
                 **state["files"],
                 batch.label: {"sha256": batch.sha256, "rows": item["rows"], "version": version},
             }
-        if batch.digest is not None:  # a one-file source without time: the rows read so far
-            state["prefix_digest"] = batch.digest
     if state["source"]["kind"] == "sql":
         state["watermark_raw"], state["watermark_is_datetime"] = _raw_watermark(
             pd.concat([batch.frame[options.time_column] for batch in raw_accepted])

@@ -3,8 +3,7 @@
 :func:`parse_source` turns what a user types (``loans.csv``, ``exports/transactions-*.parquet``,
 ``exports/``, ``postgresql://alice@db.internal/risk`` with a table or a query) into one of
 
-- :class:`FileTable`: one CSV or parquet file that grows (new rows are those past the time watermark, or,
-  without a time column, the rows appended after those already read);
+- :class:`FileTable`: one CSV or parquet file that grows (new rows are those past the time watermark);
 - :class:`BatchFiles`: a glob (a folder means every ``*.csv`` / ``*.parquet`` in it); each new file is a
   batch, read in name order;
 - :class:`SqlSource`: a table or a query through a SQLAlchemy URL (``postgresql://...``, ``sqlite:///...``),
@@ -22,7 +21,6 @@ from __future__ import annotations
 
 import datetime
 import glob
-import hashlib
 import os
 import re
 from dataclasses import dataclass
@@ -56,14 +54,12 @@ class SourceUnavailableError(RuntimeError):
 @dataclass(frozen=True)
 class RawBatch:
     """A batch as read from a source: its label (file name or query window), the rows or why they could not
-    be read, a batch file's sha256, and for a one-file source without time the digest of its rows once this
-    batch is appended (:func:`frame_digest`)."""
+    be read, and a batch file's sha256."""
 
     label: str
     frame: pd.DataFrame | None
     problem: str | None = None
     sha256: str | None = None
-    digest: str | None = None
 
 
 def credentials_variable(name: str) -> str:
@@ -136,8 +132,8 @@ class BatchFiles:
                             label,
                             None,
                             f"changed since it was accepted (sha256 {accepted[label][:12]}... is now"
-                            f" {digest[:12]}...); an accepted batch is never read twice: put new rows in a new"
-                            " file, or ingest the source again with --force to rebuild the dataset",
+                            f" {digest[:12]}...); an accepted batch is never read twice: put new rows in a"
+                            " new file, or ingest the source again with --force to rebuild the dataset",
                             digest,
                         )
                     )
@@ -292,7 +288,8 @@ def parse_source(text: str, *, table: str | None = None, query: str | None = Non
         return BatchFiles(str(path.absolute() / "*"))
     if not path.exists():
         raise FileNotFoundError(
-            f"no such file or folder: {path} (a folder or glob of batch files may be empty, a file must exist)"
+            f"no such file or folder: {path} (a folder or glob of batch files may be empty, a file must"
+            " exist)"
         )
     return FileTable(path.absolute())
 
@@ -332,14 +329,6 @@ def source_from_record(record: dict, name: str):
 def _same_database(given: str, recorded: str) -> bool:
     a, b = urlsplit(redact_uri(given)), urlsplit(recorded)
     return (a.scheme, a.hostname, a.port, a.path) == (b.scheme, b.hostname, b.port, b.path)
-
-
-def frame_digest(frame: pd.DataFrame) -> str:
-    """sha256 of a raw frame's column names and row hashes (the rows a one-file source had)."""
-    digest = hashlib.sha256()
-    digest.update(repr(list(map(str, frame.columns))).encode())
-    digest.update(pd.util.hash_pandas_object(frame, index=False).to_numpy().tobytes())
-    return digest.hexdigest()
 
 
 def window_label(source, after, until) -> str:

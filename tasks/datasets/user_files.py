@@ -522,9 +522,10 @@ def load_user_dataset(name: str, *, cache_dir=None) -> Dataset:
 def _rebuild_from_source(entry: DatasetEntry, paths: EntryPaths, problem: str, cache: Path) -> Dataset:
     if entry.record.get("live") is not None:
         raise UserDatasetError(
-            f"user dataset {entry.name!r}: {problem}; it is bound to {entry.record['live']['source']['location']}"
-            f" and its accepted batches cannot be told apart from later rows of the source: ingest it again"
-            f" with `cslearn datasets ingest {entry.name} --force` (every row the source holds now), or delete"
+            f"user dataset {entry.name!r}: {problem}; it is bound to"
+            f" {entry.record['live']['source']['location']} and its accepted batches cannot be told apart"
+            " from later rows of the source: ingest it again with"
+            f" `cslearn datasets ingest {entry.name} --force` (every row the source holds now), or delete"
             f" {paths.record} and {paths.parquet} to forget it"
         )
     options = UserFileOptions.from_record(entry.record)
