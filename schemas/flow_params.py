@@ -63,7 +63,10 @@ __all__ = [
     "RELATIVE_FOLDER_PATTERN",
     "CompareParams",
     "IngestParams",
+    "LiveRetrainParams",
+    "MonitorParams",
     "RetrainParams",
+    "ScoreParams",
 ]
 
 #: The papers' repeat counts, used when ``repeats`` is not given: 10 x 5-fold CV, 100 holdout splits, one
@@ -526,3 +529,160 @@ class IngestParams(BaseModel):
     @classmethod
     def _registered(cls, names: tuple[str, ...], info: ValidationInfo) -> tuple[str, ...]:
         return _known_names(names, info, known_names="registered_datasets", known_as="registered datasets")
+
+
+def _no_url_credentials(text: str | None) -> str | None:
+    """A source or target without credentials: they would be stored with the flow run's parameters."""
+    if text is not None and "://" in text and "@" in urlsplit(text).netloc:
+        raise ValueError(
+            "the URL carries credentials (user:password@), which would be stored with the flow run; pass it"
+            " without them and let the driver find them (PGPASSWORD, ~/.pgpass), or use a dataset's bound"
+            " source (CSLEARN_SOURCE_URL_<NAME>)"
+        )
+    return text
+
+
+#: A score input or output: a path, a glob, or a SQLAlchemy URL without credentials.
+Location = Annotated[str, Field(min_length=1), AfterValidator(_no_url_credentials)]
+
+
+class ScoreParams(BaseModel):
+    """Parameters of one ``score`` run: which model decides which rows, and where the decisions go.
+
+    Attributes
+    ----------
+    dataset : str
+        The dataset whose model scores (its registered model ``cslearn-<dataset>``).
+    input : str
+        The unlabelled rows: a CSV or parquet file, a folder or glob of them (each file a batch), or a
+        SQLAlchemy URL with ``input_table`` or ``input_query``.
+    output : str
+        Where the decisions go: a folder (one parquet file per batch), a parquet or CSV file (every batch,
+        one table), or a SQLAlchemy URL with ``output_table``. Scoring a batch again replaces its rows.
+    input_table : str or None
+        Table of a database input.
+    input_query : str or None
+        SELECT query of a database input.
+    output_table : str or None
+        Table of a database output (created on first use).
+    model_uri : str or None
+        The model: ``models:/<name>@<alias>``, ``models:/<name>/<version>`` or ``models:/m-<id>``; ``None``
+        means ``models:/cslearn-<dataset>@champion``.
+    newest : bool
+        Score only the newest file of a glob (the last by name), as a scheduled run does.
+    batch_id : str or None
+        The batch's name for a database input (default: the query's digest and the range of its time
+        column), or for a single file (default: its name).
+    keep_columns : tuple of str
+        Input columns copied into the output beside each decision (identifiers to join back on).
+    experiment : str
+        MLflow experiment of the scoring runs.
+    tracking_uri : str or None
+        MLflow tracking URI without credentials; ``None`` means ``MLFLOW_TRACKING_URI`` or the store in the
+        state folder.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid", hide_input_in_errors=True)
+
+    dataset: str
+    input: Location
+    output: Location
+    input_table: str | None = None
+    input_query: str | None = None
+    output_table: Annotated[str, Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]{0,62}$")] | None = None
+    model_uri: Annotated[str, Field(pattern=r"^models:/.+")] | None = None
+    newest: bool = False
+    batch_id: Annotated[str, Field(min_length=1, max_length=200)] | None = None
+    keep_columns: tuple[str, ...] = ()
+    experiment: ExperimentName = "cslearn-score"
+    tracking_uri: TrackingUri | None = None
+
+    @field_validator("dataset")
+    @classmethod
+    def _known_dataset(cls, name: str, info: ValidationInfo) -> str:
+        return _known_names([name], info, known_names="datasets", known_as="known")[0]
+
+    @property
+    def model(self) -> str:
+        """The model URI in force."""
+        return self.model_uri or f"models:/cslearn-{self.dataset}@champion"
+
+
+class MonitorParams(BaseModel):
+    """Parameters of one ``monitor`` run: a batch compared with the champion's training data.
+
+    Attributes
+    ----------
+    dataset : str
+        The dataset whose champion is watched.
+    input : str or None
+        The batch: a CSV or parquet file (the newest of a glob), or a SQLAlchemy URL with ``input_table`` or
+        ``input_query``; ``None`` means the dataset's newest accepted batch (a dataset bound to a source),
+        whose labels give the realized savings.
+    input_table : str or None
+        Table of a database input.
+    input_query : str or None
+        SELECT query of a database input.
+    model_uri : str or None
+        The model watched; ``None`` means ``models:/cslearn-<dataset>@champion``.
+    psi_threshold : float
+        A feature whose population stability index reaches this drifted (0.1: moderate, 0.25: significant).
+    drifted_features_to_retrain : int
+        Start the retrain when at least this many features drifted (0: never on drift).
+    savings_drop_to_retrain : float
+        Start the retrain when the realized savings fall this far below the champion's holdout savings
+        (0: never on savings).
+    retrain_deployment : str or None
+        The deployment started past a threshold (``<flow>/<deployment>``); ``None`` means
+        ``refresh-and-retrain/refresh-retrain`` with this dataset.
+    trigger_retrain : bool
+        Start that deployment past a threshold (else only say it would).
+    experiment : str
+        MLflow experiment of the monitoring runs.
+    tracking_uri : str or None
+        MLflow tracking URI without credentials.
+    cache_dir : str or None
+        Dataset cache folder.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid", hide_input_in_errors=True)
+
+    dataset: str
+    input: Location | None = None
+    input_table: str | None = None
+    input_query: str | None = None
+    model_uri: Annotated[str, Field(pattern=r"^models:/.+")] | None = None
+    psi_threshold: Annotated[float, Field(gt=0.0, le=10.0)] = 0.25
+    drifted_features_to_retrain: Annotated[int, Field(ge=0)] = 1
+    savings_drop_to_retrain: Annotated[float, Field(ge=0.0)] = 0.1
+    retrain_deployment: Annotated[str, Field(pattern=r"^[^/]+/[^/]+$")] | None = None
+    trigger_retrain: bool = True
+    experiment: ExperimentName = "cslearn-monitor"
+    tracking_uri: TrackingUri | None = None
+    cache_dir: str | None = None
+
+    @field_validator("dataset")
+    @classmethod
+    def _known_dataset(cls, name: str, info: ValidationInfo) -> str:
+        return _known_names([name], info, known_names="datasets", known_as="known")[0]
+
+    @property
+    def model(self) -> str:
+        """The model URI in force."""
+        return self.model_uri or f"models:/cslearn-{self.dataset}@champion"
+
+    @property
+    def deployment(self) -> str:
+        """The retrain deployment in force."""
+        return self.retrain_deployment or "refresh-and-retrain/refresh-retrain"
+
+
+class LiveRetrainParams(RetrainParams):
+    """Parameters of one ``refresh-and-retrain`` run: refresh the dataset's source, then retrain on it.
+
+    Attributes
+    ----------
+    dataset : str
+        A business dataset; when bound to a source it is refreshed first (a registered dataset is retrained
+        on its snapshot).
+    """

@@ -67,7 +67,7 @@ def credentials_variable(name: str) -> str:
     return "CSLEARN_SOURCE_URL_" + re.sub(r"[^A-Z0-9]", "_", name.upper())
 
 
-def _read_table_file(path: Path, options: dict) -> pd.DataFrame:
+def read_table_file(path: Path, options: dict) -> pd.DataFrame:
     """A user's CSV or parquet file read exactly as a first ingest reads it (``read_user_table``)."""
     text_options = {} if is_parquet(path.name) else options
     return read_user_table({path.name: path.read_bytes()}, member=path.name, **text_options)
@@ -87,7 +87,7 @@ class FileTable:
         """The whole file; a missing file is :class:`SourceUnavailableError`."""
         if not self.path.is_file():
             raise SourceUnavailableError(f"source file {self.path} is not there (moved, or not written yet?)")
-        return _read_table_file(self.path, options)
+        return read_table_file(self.path, options)
 
 
 @dataclass(frozen=True)
@@ -139,7 +139,7 @@ class BatchFiles:
                     )
                 continue
             try:
-                frame = _read_table_file(path, options)
+                frame = read_table_file(path, options)
             except (ValueError, OSError) as error:
                 hint = " (still being written?)" if is_parquet(path.name) else ""
                 batches.append(RawBatch(label, None, f"{error}{hint}", digest))

@@ -351,6 +351,8 @@ def _register(
         "savings": repr(float(best.savings)),
         "champion_savings_at_registration": repr(champion_savings),
         "champion_version_at_registration": str(champion.version) if champion is not None else "",
+        "cslearn.time_cutoff": "" if data.time_cutoff is None else repr(float(data.time_cutoff)),
+        "cslearn.dataset_version": "" if data.dataset_version is None else str(data.dataset_version),
     }
     version = _create_version(client, model_name, best, tags)
     description = version_description(
@@ -423,3 +425,9 @@ def register_and_promote_task(
     )
     logger.info("%s: %s", model_name, decision.reason)
     return decision.as_dict()
+
+
+@task(name="champion_exists", cache_policy=NO_CACHE)
+def champion_exists_task(tracking_uri: str | None, model_name: str) -> bool:
+    """Whether ``model_name`` has a champion (a refresh that found nothing new then changes nothing)."""
+    return version_with_alias(tracking_client(tracking_uri), model_name, CHAMPION) is not None

@@ -3,7 +3,8 @@
 For each business dataset (a stratified row cap keeps it quick) a Bayes minimum risk model is fit with the
 training costs, logged with its cost model, registered as champion and served; the holdout's raw rows are
 posted to ``/invocations`` (``dataframe_split``) as a user has them (``"job": "blue-collar"``, not one-hot
-columns: the model holds the dataset's encoding, and its signature is the raw schema) without any cost. The served costs are the holdout's (derived
+columns: the model holds the dataset's encoding, and its signature is the raw schema) without any cost.
+The served costs are the holdout's (derived
 from income / debt ratio, balance or amount by the cost model fit on the training rows), the served decisions
 equal the in-process ones, and their savings equal the savings logged at registration.
 """
