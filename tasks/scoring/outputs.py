@@ -30,7 +30,9 @@ def describe_target(text: str, table: str | None = None) -> str:
 
 
 def _safe_file_name(batch_id: str) -> str:
-    return re.sub(r"[^A-Za-z0-9._-]+", "_", batch_id).strip("._") or "batch"
+    """A batch's file name in an output folder: its id, without a table file's suffix, in safe characters."""
+    stem = Path(batch_id).stem if Path(batch_id).suffix.lower() in (".csv", ".parquet", ".pq") else batch_id
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", stem).strip("._") or "batch"
 
 
 def _write_table_file(path: Path, frame: pd.DataFrame) -> None:
