@@ -58,6 +58,13 @@ class EncodedColumn:
         return [f"{self.name}{_LEVEL_SEPARATOR}{level}" for level in self.levels]
 
 
+def _shown_value(value) -> str:
+    """A raw value as a message shows it: ``a missing value``, or its repr as a plain Python value."""
+    if value is None or (isinstance(value, float | np.floating) and np.isnan(value)):
+        return "a missing value"
+    return repr(value.item() if isinstance(value, np.generic) else value)
+
+
 class RawInputError(ValueError):
     """Raw rows break the encoding's input contract; ``problems`` lists one sentence per column."""
 
@@ -187,7 +194,7 @@ class RawEncoding:
             if bad.any():
                 positions = np.flatnonzero(bad)
                 shown = ", ".join(
-                    f"{rows[column.name].iloc[position]!r} at row {position}"
+                    f"{_shown_value(rows[column.name].iloc[position])} at row {position}"
                     for position in positions[:_SAMPLES_SHOWN]
                 )
                 problems.append(
@@ -195,7 +202,9 @@ class RawEncoding:
                     f" not: {shown}"
                 )
                 for position in positions:
-                    bad_rows.setdefault(int(position), f"{column.name}: {rows[column.name].iloc[position]!r}")
+                    bad_rows.setdefault(
+                        int(position), f"{column.name}: {_shown_value(rows[column.name].iloc[position])}"
+                    )
         return RawInputError(problems, bad_rows) if problems else None
 
     def encode(self, rows: pd.DataFrame) -> pd.DataFrame:
