@@ -167,7 +167,7 @@ def mlflow_server():
 
 @pytest.fixture(scope="session")
 def postgres_server():
-    """A real PostgreSQL server on 127.0.0.1 (its own folder, a password user ``cslearn``), for the session."""
+    """A real PostgreSQL server on 127.0.0.1 (its own folder, a password user ``cslearn``) for the session."""
     from tests.servers import launch_postgres_server
 
     server = launch_postgres_server(_SESSION_ROOT / "postgres")

@@ -98,7 +98,7 @@ def register(subparsers) -> None:
     parser.add_argument(
         "--promotion-confidence",
         type=float,
-        help="confidence of the paired bootstrap that must show the new model beats the champion (default 0.95)",
+        help="confidence of the paired bootstrap that the new model beats the champion (default 0.95)",
     )
     parser.add_argument(
         "--max-rows", type=int, help="stratified row cap before splitting (default: all rows)"
