@@ -6,7 +6,9 @@
 2. When a batch was refused, the champion stays in place: the flow run ends Failed with the refused
    batches and their reasons as its message (nothing is retrained until the source is fixed; the batches
    that passed are kept).
-3. When nothing was new and the dataset already has a model, nothing is done, and the flow says so.
+3. When the dataset is the very state the champion was trained on (nothing new), nothing is done, and the
+   flow says so. (Batches accepted by a refresh that also refused one are retrained on once the source is
+   fixed.)
 4. Otherwise the ``retrain`` flow runs as a subflow on the new state: out of time when the dataset has a
    time column; the champion moves only when beaten by more than the noise.
 
@@ -26,7 +28,7 @@ from schemas.flow_params import LiveRetrainParams, RetrainParams
 from tasks.config.checks import validate_params
 from tasks.config.flow_parameters import flat_parameters, flow_arguments, machine_environment
 from tasks.datasets.refresh_report import refresh_dataset_task
-from tasks.model_registry.promotion import champion_exists_task
+from tasks.model_registry.promotion import champion_fingerprint_task
 
 __all__ = ["refresh_and_retrain", "run_refresh_and_retrain"]
 
@@ -39,8 +41,8 @@ def refresh_and_retrain(params: LiveRetrainParams):
     Returns
     -------
     dict
-        ``refresh`` (the refresh's result, ``None`` for a registered dataset) and ``outcome``
-        (``retrained``, ``unchanged``), with the retrain's result when it ran; a Failed state naming the
+        ``refresh`` (the refresh's result, ``None`` for a registered dataset) and ``action``
+        (``retrained``, ``nothing new``), with the retrain's result when it ran; a Failed state naming the
         refused batches when one was refused.
     """
     logger = get_run_logger()
@@ -51,20 +53,19 @@ def refresh_and_retrain(params: LiveRetrainParams):
             message=f"{params.dataset}: {len(refreshed['refused'])} batch(es) refused, so the champion stays"
             f" in place and nothing is retrained until the source is fixed: {reasons}"[:4000]
         )
-    if (
-        refreshed is not None
-        and not refreshed["added_rows"]
-        and champion_exists_task(params.tracking_uri, params.registered_model_name)
+    if refreshed is not None and refreshed["fingerprint"] == champion_fingerprint_task(
+        params.tracking_uri, params.registered_model_name
     ):
         logger.info(
-            "%s: nothing new in the source since version %d; the champion stays, nothing retrained",
+            "%s: version %d is the data the champion was trained on (nothing new in the source); the"
+            " champion stays, nothing retrained",
             params.dataset,
             refreshed["version"],
         )
-        return {"refresh": refreshed, "outcome": "unchanged"}
+        return {"refresh": refreshed, "action": "nothing new"}
     retrain_params = RetrainParams(**params.model_dump())
     outcome = retrain(**flow_arguments(retrain_params))
-    return {"refresh": refreshed, "outcome": "retrained", **outcome}
+    return {"refresh": refreshed, "action": "retrained", **outcome}
 
 
 def run_refresh_and_retrain(params: LiveRetrainParams | Mapping):

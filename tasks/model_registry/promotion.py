@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import threading
 from dataclasses import asdict, dataclass
 
@@ -229,14 +230,20 @@ def _create_version(client: MlflowClient, model_name: str, best: CandidateResult
     store for that call. A tracking server tags the logged model with its versions
     (``mlflow.modelVersions``); a direct store does not, so the tag is completed here.
     """
-    with _GLOBAL_TRACKING_URI, _use_tracking_uri(client.tracking_uri):
-        version = client.create_model_version(
-            model_name,
-            source=f"models:/{best.model_id}",
-            run_id=best.run_id,
-            tags=tags,
-            model_id=best.model_id,
-        )
+    with _GLOBAL_TRACKING_URI:
+        configured = os.environ.get("MLFLOW_TRACKING_URI")  # MLflow unsets it when restoring "no URI"
+        try:
+            with _use_tracking_uri(client.tracking_uri):
+                version = client.create_model_version(
+                    model_name,
+                    source=f"models:/{best.model_id}",
+                    run_id=best.run_id,
+                    tags=tags,
+                    model_id=best.model_id,
+                )
+        finally:
+            if configured is not None:
+                os.environ["MLFLOW_TRACKING_URI"] = configured
     entry = {"name": model_name, "version": int(version.version)}  # as MLflow's server writes it
     listed = json.loads(client.get_logged_model(best.model_id).tags.get(MLFLOW_MODEL_VERSIONS) or "[]")
     if not any(
@@ -427,7 +434,9 @@ def register_and_promote_task(
     return decision.as_dict()
 
 
-@task(name="champion_exists", cache_policy=NO_CACHE)
-def champion_exists_task(tracking_uri: str | None, model_name: str) -> bool:
-    """Whether ``model_name`` has a champion (a refresh that found nothing new then changes nothing)."""
-    return version_with_alias(tracking_client(tracking_uri), model_name, CHAMPION) is not None
+@task(name="champion_fingerprint", cache_policy=NO_CACHE)
+def champion_fingerprint_task(tracking_uri: str | None, model_name: str) -> str | None:
+    """The data fingerprint the champion of ``model_name`` was trained on (``None``: no champion), so that a
+    refresh that leaves the data as the champion saw it retrains nothing."""
+    champion = version_with_alias(tracking_client(tracking_uri), model_name, CHAMPION)
+    return None if champion is None else champion.tags.get("cslearn.fingerprint")
