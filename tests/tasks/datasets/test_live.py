@@ -176,3 +176,43 @@ def test_a_postgresql_source_never_stores_its_password_and_an_unreachable_one_ch
         refresh_dataset("pg-tx", cache_dir=cache)
     assert postgres_server.password not in str(error.value)
     assert load_dataset("pg-tx", cache_dir=cache).metadata["live"]["version"] == 2  # nothing changed
+
+
+def test_the_command_line_binds_a_source_and_refresh_json_says_what_was_added_and_refused(tmp_path, capsys):
+    from flows.cli import main
+
+    source = tmp_path / "exports"
+    source.mkdir()
+    _batch(0, 40, seed=0).to_parquet(source / "b-000.parquet")
+    cache = str(tmp_path / "cache")
+    assert (
+        main(
+            [
+                "datasets",
+                "ingest",
+                str(source),
+                "--target",
+                "fraud",
+                "--time-column",
+                "ts",
+                "--cost-model",
+                "card-fraud",
+                "--name",
+                "tx",
+                "--cache-dir",
+                cache,
+            ]
+        )
+        == 0
+    )
+    capsys.readouterr()
+    assert main(["datasets", "refresh", "tx", "--json", "--cache-dir", cache]) == 0
+    assert json.loads(capsys.readouterr().out)["added_rows"] == 0
+    _batch(40, 20, seed=1).to_parquet(source / "b-001.parquet")
+    _batch(60, 20, seed=2).drop(columns="kind").to_parquet(source / "b-002.parquet")
+    assert main(["datasets", "refresh", "tx", "--json", "--cache-dir", cache]) == 1  # a batch was refused
+    printed = json.loads(capsys.readouterr().out)
+    assert printed["added_rows"] == 20 and printed["version"] == 2
+    assert [item["batch"] for item in printed["refused"]] == ["b-002.parquet"]
+    assert main(["datasets", "refresh", "pima", "--cache-dir", cache]) == 2
+    assert "no user dataset 'pima'" in capsys.readouterr().err
