@@ -77,7 +77,7 @@ def test_prefect_yaml_declares_the_deployments_with_anchors_and_utc_crons():
         "monitor-newest",
     }
     live = {
-        "refresh-retrain": "flows/live.py:refresh_and_retrain",
+        "refresh-retrain": "flows/refresh_retrain.py:refresh_and_retrain",
         "score-newest": "flows/score.py:score",
         "monitor-newest": "flows/monitor.py:monitor",
     }

@@ -17,7 +17,7 @@ import pandas as pd
 import pytest
 from mlflow import MlflowClient
 
-from flows.live import refresh_and_retrain
+from flows.refresh_retrain import refresh_and_retrain
 from flows.monitor import run_monitor
 from flows.score import run_score
 from schemas.flow_params import LiveRetrainParams
