@@ -546,7 +546,24 @@ def _no_url_credentials(text: str | None) -> str | None:
 Location = Annotated[str, Field(min_length=1), AfterValidator(_no_url_credentials)]
 
 
-class ScoreParams(BaseModel):
+class _AppliesAModel(BaseModel):
+    """What scoring and monitoring share: a known dataset, and its model (the champion unless named)."""
+
+    dataset: str
+    model_uri: Annotated[str, Field(pattern=r"^models:/.+")] | None = None
+
+    @field_validator("dataset")
+    @classmethod
+    def _known_dataset(cls, name: str, info: ValidationInfo) -> str:
+        return _known_names([name], info, known_names="datasets", known_as="known")[0]
+
+    @property
+    def model(self) -> str:
+        """The model URI in force."""
+        return self.model_uri or f"models:/cslearn-{self.dataset}@champion"
+
+
+class ScoreParams(_AppliesAModel):
     """Parameters of one ``score`` run: which model decides which rows, and where the decisions go.
 
     Attributes
@@ -597,18 +614,8 @@ class ScoreParams(BaseModel):
     experiment: ExperimentName = "cslearn-score"
     tracking_uri: TrackingUri | None = None
 
-    @field_validator("dataset")
-    @classmethod
-    def _known_dataset(cls, name: str, info: ValidationInfo) -> str:
-        return _known_names([name], info, known_names="datasets", known_as="known")[0]
 
-    @property
-    def model(self) -> str:
-        """The model URI in force."""
-        return self.model_uri or f"models:/cslearn-{self.dataset}@champion"
-
-
-class MonitorParams(BaseModel):
+class MonitorParams(_AppliesAModel):
     """Parameters of one ``monitor`` run: a batch compared with the champion's training data.
 
     Attributes
@@ -660,16 +667,6 @@ class MonitorParams(BaseModel):
     experiment: ExperimentName = "cslearn-monitor"
     tracking_uri: TrackingUri | None = None
     cache_dir: str | None = None
-
-    @field_validator("dataset")
-    @classmethod
-    def _known_dataset(cls, name: str, info: ValidationInfo) -> str:
-        return _known_names([name], info, known_names="datasets", known_as="known")[0]
-
-    @property
-    def model(self) -> str:
-        """The model URI in force."""
-        return self.model_uri or f"models:/cslearn-{self.dataset}@champion"
 
     @property
     def deployment(self) -> str:
