@@ -17,8 +17,8 @@ import pandas as pd
 import pytest
 from mlflow import MlflowClient
 
-from flows.refresh_retrain import refresh_and_retrain
 from flows.monitor import run_monitor
+from flows.refresh_retrain import refresh_and_retrain
 from flows.score import run_score
 from schemas.flow_params import LiveRetrainParams
 from tasks.config.flow_parameters import flow_arguments
