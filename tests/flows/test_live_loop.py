@@ -47,6 +47,7 @@ def test_refresh_retrain_score_monitor_and_the_automatic_retrain(
     prefect_server, mlflow_server, tmp_path, monkeypatch
 ):
     monkeypatch.setenv("MLFLOW_TRACKING_URI", mlflow_server)
+    monkeypatch.setenv("CSLEARN_CACHE", str(tmp_path / "cache"))  # the dataset stays out of the session's
     name = f"live-{uuid.uuid4().hex[:6]}"
     source = tmp_path / "exports"
     source.mkdir()
