@@ -16,7 +16,7 @@ export MLFLOW_DISABLE_TELEMETRY := true
 export MLFLOW_SERVER_ENABLE_JOB_EXECUTION := false
 export MLFLOW_ENABLE_ARTIFACTS_PROGRESS_BAR := false
 
-.PHONY: install browser run test test-fast bench lint deploy ui
+.PHONY: install browser postgres run test test-fast bench lint deploy ui
 
 $(STAMP): pyproject.toml
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -46,11 +46,22 @@ browser:
 	    echo "chromium is missing: install it (sudo apt-get install -y chromium) for the report test" >&2; \
 	  fi; }
 
+# The SQL-source tests start a real PostgreSQL server (initdb + pg_ctl from Debian's postgresql package).
+postgres:
+	@ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ]; then \
+	    echo "installing Debian's postgresql for the SQL-source tests"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+	      postgresql >/dev/null; \
+	  else \
+	    echo "postgresql is missing: install it (sudo apt-get install -y postgresql) for the SQL tests" >&2; \
+	  fi; }
+
 lint: install
 	$(VENV)/bin/lint-imports
 	$(VENV)/bin/ruff check .
 
-test: install lint browser
+test: install lint browser postgres
 	$(PY) -m pytest
 
 test-fast: install

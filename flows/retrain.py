@@ -45,6 +45,7 @@ from tasks.model_registry import (
     best_candidate,
     fit_and_log_candidate_task,
     log_retrain_answer_task,
+    log_retrain_input_task,
     prepare_retrain_data_task,
     register_and_promote_task,
     retrain_outcome,
@@ -88,10 +89,12 @@ def retrain(params: RetrainParams) -> dict:
         cache_dir=params.cache_dir,
         seed=params.seed,
         holdout_fraction=params.holdout_fraction,
+        holdout_window=params.holdout_window,
         max_rows=params.max_rows,
         cost_params=params.cost_params,
     )
     with retrain_parent_run(params, data) as run:
+        log_retrain_input_task(run, data)
         results, failed = {}, {}
         progress = CandidateProgress(len(params.candidates))
         bar = ProgressArtifact(len(params.candidates), description="candidates fitted")
@@ -122,7 +125,7 @@ def retrain(params: RetrainParams) -> dict:
         results = {method: results[method] for method in params.candidates if method in results}
         best = best_candidate(results, failed, params.dataset)
         decision = register_and_promote_task(
-            run.tracking_uri, params.registered_model_name, best, data, run.run_id
+            run.tracking_uri, params.registered_model_name, best, data, run.run_id, params.promotion
         )
         verdict = log_retrain_answer_task(run, decision, best.method)
         published = publish_report_task(run)

@@ -3,7 +3,9 @@
 Encoding (documented once, applied by ``tasks.datasets.encoding``): numeric source columns keep their names
 and become float64; each categorical column ``c`` becomes one float 0/1 column per level, named ``c=level``;
 booleans become 0/1. A user's file may add the four example-dependent cost columns ``cost:C_FP``,
-``cost:C_FN``, ``cost:C_TP``, ``cost:C_TN`` (non-negative). The target column is 0/1 with 1 = positive = the
+``cost:C_FN``, ``cost:C_TP``, ``cost:C_TN`` (non-negative), and a dataset bound to a source with a time column
+keeps it as ``time:<column>`` (float64 seconds: the number itself, or seconds since the Unix epoch for dates),
+which is not a feature. The target column is 0/1 with 1 = positive = the
 minority class. No NaN or infinity remains (every dataset's recipe documents its own imputation or row
 filter).
 """
@@ -25,18 +27,32 @@ COST_COLUMN_NAMES = ("C_FP", "C_FN", "C_TP", "C_TN")
 #: Prefix of the optional example-dependent cost columns (``cost:C_FP``, ...) of a user's dataset.
 COST_PREFIX = "cost:"
 
-_FEATURE_COLUMNS = rf"^(?!{TARGET_COLUMN}$)(?!{COST_PREFIX}).+"
+#: Prefix of the time column of a dataset bound to a source (``time:<column>``), never a feature.
+TIME_PREFIX = "time:"
+
+_FEATURE_COLUMNS = rf"^(?!{TARGET_COLUMN}$)(?!{COST_PREFIX})(?!{TIME_PREFIX}).+"
 _COST_COLUMNS = rf"^{COST_PREFIX}C_(FP|FN|TP|TN)$"
+_TIME_COLUMNS = rf"^{TIME_PREFIX}.+"
 
 
-class CanonicalDataset(pa.DataFrameModel):
-    """Numeric float64 features without NaN/inf and a binary 0/1 target in which 1 is the minority class."""
+def is_feature_column(name: str) -> bool:
+    """Whether a canonical column is a feature (not the target, a cost or the time column)."""
+    return name != TARGET_COLUMN and not name.startswith((COST_PREFIX, TIME_PREFIX))
+
+
+class CanonicalBatch(pa.DataFrameModel):
+    """Rows of a canonical dataset: float64 features without NaN/inf, a 0/1 target, optional costs and time.
+
+    A batch appended to a dataset bound to a source satisfies this; it may hold one class only (an hour
+    without fraud). :class:`CanonicalDataset` adds the checks on a whole dataset.
+    """
 
     features: Series[np.float64] = pa.Field(alias=_FEATURE_COLUMNS, regex=True, nullable=False)
     target: Series[np.int8] = pa.Field(isin=[0, 1], nullable=False, alias=TARGET_COLUMN)
     costs: Series[np.float64] = pa.Field(
         alias=_COST_COLUMNS, regex=True, nullable=False, ge=0, required=False
     )
+    time: Series[np.float64] = pa.Field(alias=_TIME_COLUMNS, regex=True, nullable=False, required=False)
 
     class Config:
         strict = True
@@ -48,9 +64,23 @@ class CanonicalDataset(pa.DataFrameModel):
             return pd.Series(True, index=column.index)  # the dtype failure is already reported
         return pd.Series(np.isfinite(column.to_numpy(dtype=float)), index=column.index)
 
+    @pa.check(_TIME_COLUMNS, regex=True, name="finite")
+    def finite_time(cls, column: pd.Series) -> pd.Series:
+        if not pd.api.types.is_numeric_dtype(column):
+            return pd.Series(True, index=column.index)
+        return pd.Series(np.isfinite(column.to_numpy(dtype=float)), index=column.index)
+
     @pa.dataframe_check(name="has_feature_columns")
     def has_feature_columns(cls, frame: pd.DataFrame) -> bool:
-        return any(name != TARGET_COLUMN and not name.startswith(COST_PREFIX) for name in frame.columns)
+        return any(is_feature_column(name) for name in frame.columns)
+
+
+class CanonicalDataset(CanonicalBatch):
+    """Numeric float64 features without NaN/inf and a binary 0/1 target in which 1 is the minority class."""
+
+    class Config:
+        strict = True
+        coerce = True
 
     @pa.dataframe_check(name="both_classes_present")
     def both_classes_present(cls, frame: pd.DataFrame) -> bool:

@@ -55,6 +55,7 @@ from pydantic_core import PydanticCustomError
 
 __all__ = [
     "DEFAULT_CANDIDATES",
+    "HOLDOUT_WINDOW_PATTERN",
     "DEFAULT_INGEST_DATASETS",
     "DEFAULT_REPEATS",
     "MAX_CELLS",
@@ -65,7 +66,10 @@ __all__ = [
     "RELATIVE_FOLDER_PATTERN",
     "CompareParams",
     "IngestParams",
+    "LiveRetrainParams",
+    "MonitorParams",
     "RetrainParams",
+    "ScoreParams",
 ]
 
 #: The papers' repeat counts, used when ``repeats`` is not given: 10 x 5-fold CV, 100 holdout splits, one
@@ -80,6 +84,10 @@ DEFAULT_CANDIDATES = ("csboost", "bmr-hgb", "cslogit", "csdt", "bmr-lr")
 
 #: The business datasets the scheduled retrains need, ingested by default.
 DEFAULT_INGEST_DATASETS = ("credit-scoring", "direct-marketing", "card-fraud")
+
+#: A holdout window of ``RetrainParams.holdout_window``: a share of the time range or a duration (the same
+#: pattern as ``tasks.model_registry.holdout.HOLDOUT_WINDOW_PATTERN``).
+HOLDOUT_WINDOW_PATTERN = r"^(0?\.\d+|\d+(\.\d+)?%|\d+(\.\d+)?(s|min|h|d|w))$"
 
 #: Upper bounds that keep a run finite and its plan in memory. The papers use at most 100 repeats (WOTBoost),
 #: 10 folds, T = 200 and about 40,000 cells (WOTBoost's protocol on 13 datasets with every method).
@@ -402,7 +410,20 @@ class RetrainParams(BaseModel):
     candidates : tuple of str
         Methods to fit (``cslearn methods list``); the best by savings on the holdout is registered.
     holdout_fraction : float
-        Share of the rows held out to score the candidates and the current champion.
+        Share of the rows held out to score the candidates and the current champion; for a dataset with a time
+        column, the share of its time range that is the most recent window held out, unless the holdout
+        window is given.
+    holdout_window : str or None
+        For a dataset with a time column: the most recent window held out, as a share of the time range
+        (``0.2``, ``20%``) or a duration (``6h``, ``30d``, ``2w``; a numeric time column counts in seconds).
+        Training uses the rows before it. Ignored for a dataset without a time column.
+    promotion_confidence : float
+        The new model becomes the champion only when, at this confidence, its savings gain over the champion
+        (a paired bootstrap on the holdout's rows) is above the minimum margin.
+    min_margin : float
+        The savings gain (challenger minus champion, on the same holdout) the lower bound must exceed.
+    bootstrap_resamples : int
+        Resamples of the holdout's rows in that paired bootstrap.
     max_rows : int or None
         Use at most this many rows, drawn keeping the share of positives (a quicker run). Leave empty to use
         every row.
@@ -436,6 +457,10 @@ class RetrainParams(BaseModel):
     dataset: str
     candidates: tuple[str, ...] = Field(default=DEFAULT_CANDIDATES, min_length=1)
     holdout_fraction: UnitFraction = 0.3
+    holdout_window: Annotated[str, Field(pattern=HOLDOUT_WINDOW_PATTERN)] | None = None
+    promotion_confidence: Annotated[float, Field(ge=0.5, lt=1.0)] = 0.95
+    min_margin: Annotated[float, Field(ge=0.0, lt=1.0)] = 0.0
+    bootstrap_resamples: Annotated[int, Field(ge=100, le=100_000)] = 1000
     max_rows: Annotated[int, Field(ge=20)] | None = None
     seed: Seed = 0
     experiment: ExperimentName = "cslearn-retrain"
@@ -477,6 +502,16 @@ class RetrainParams(BaseModel):
         """The name of the dataset's model in the model registry."""
         return self.model_name or f"cslearn-{self.dataset}"
 
+    @property
+    def promotion(self) -> dict:
+        """How the challenger is judged against the champion (``tasks.model_registry.significance``)."""
+        return {
+            "confidence": self.promotion_confidence,
+            "min_margin": self.min_margin,
+            "resamples": self.bootstrap_resamples,
+            "seed": self.seed,
+        }
+
 
 class IngestParams(BaseModel):
     """Parameters of one ``ingest`` run.
@@ -505,3 +540,157 @@ class IngestParams(BaseModel):
     @classmethod
     def _registered(cls, names: tuple[str, ...], info: ValidationInfo) -> tuple[str, ...]:
         return _known_names(names, info, known_names="registered_datasets", known_as="registered datasets")
+
+
+def _no_url_credentials(text: str | None) -> str | None:
+    """A source or target without credentials: they would be stored with the flow run's parameters."""
+    if text is not None and "://" in text and "@" in urlsplit(text).netloc:
+        raise ValueError(
+            "the URL carries credentials (user:password@), which would be stored with the flow run; pass it"
+            " without them and let the driver find them (PGPASSWORD, ~/.pgpass), or use a dataset's bound"
+            " source (CSLEARN_SOURCE_URL_<NAME>)"
+        )
+    return text
+
+
+#: A score input or output: a path, a glob, or a SQLAlchemy URL without credentials.
+Location = Annotated[str, Field(min_length=1), AfterValidator(_no_url_credentials)]
+
+
+class _AppliesAModel(BaseModel):
+    """What scoring and monitoring share: a known dataset, and its model (the champion unless named)."""
+
+    dataset: str
+    model_uri: Annotated[str, Field(pattern=r"^models:/.+")] | None = None
+
+    @field_validator("dataset")
+    @classmethod
+    def _known_dataset(cls, name: str, info: ValidationInfo) -> str:
+        return _known_names([name], info, known_names="datasets", known_as="known")[0]
+
+    @property
+    def model(self) -> str:
+        """The model URI in force."""
+        return self.model_uri or f"models:/cslearn-{self.dataset}@champion"
+
+
+class ScoreParams(_AppliesAModel):
+    """Parameters of one ``score`` run: which model decides which rows, and where the decisions go.
+
+    Attributes
+    ----------
+    dataset : str
+        The dataset whose model scores (its registered model ``cslearn-<dataset>``).
+    input : str
+        The unlabelled rows: a CSV or parquet file, a folder or glob of them (each file a batch), or a
+        SQLAlchemy URL with ``input_table`` or ``input_query``.
+    output : str
+        Where the decisions go: a folder (one parquet file per batch), a parquet or CSV file (every batch,
+        one table), or a SQLAlchemy URL with ``output_table``. Scoring a batch again replaces its rows.
+    input_table : str or None
+        Table of a database input.
+    input_query : str or None
+        SELECT query of a database input.
+    output_table : str or None
+        Table of a database output (created on first use).
+    model_uri : str or None
+        The model: ``models:/<name>@<alias>``, ``models:/<name>/<version>`` or ``models:/m-<id>``; ``None``
+        means ``models:/cslearn-<dataset>@champion``.
+    newest : bool
+        Score only the newest file of a glob (the last by name), as a scheduled run does.
+    batch_id : str or None
+        The batch's name for a database input (default: the query's digest and the range of its time
+        column), or for a single file (default: its name).
+    keep_columns : tuple of str
+        Input columns copied into the output beside each decision (identifiers to join back on).
+    experiment : str
+        MLflow experiment of the scoring runs.
+    tracking_uri : str or None
+        MLflow tracking URI without credentials; ``None`` means ``MLFLOW_TRACKING_URI`` or the store in the
+        state folder.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid", hide_input_in_errors=True)
+
+    dataset: str
+    input: Location
+    output: Location
+    input_table: str | None = None
+    input_query: str | None = None
+    output_table: Annotated[str, Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]{0,62}$")] | None = None
+    model_uri: Annotated[str, Field(pattern=r"^models:/.+")] | None = None
+    newest: bool = False
+    batch_id: Annotated[str, Field(min_length=1, max_length=200)] | None = None
+    keep_columns: tuple[str, ...] = ()
+    experiment: ExperimentName = "cslearn-score"
+    tracking_uri: TrackingUri | None = None
+
+
+class MonitorParams(_AppliesAModel):
+    """Parameters of one ``monitor`` run: a batch compared with the champion's training data.
+
+    Attributes
+    ----------
+    dataset : str
+        The dataset whose champion is watched.
+    input : str or None
+        The batch: a CSV or parquet file (the newest of a glob), or a SQLAlchemy URL with ``input_table`` or
+        ``input_query``; ``None`` means the dataset's newest accepted batch (a dataset bound to a source),
+        whose labels give the realized savings.
+    input_table : str or None
+        Table of a database input.
+    input_query : str or None
+        SELECT query of a database input.
+    model_uri : str or None
+        The model watched; ``None`` means ``models:/cslearn-<dataset>@champion``.
+    psi_threshold : float
+        A feature whose population stability index reaches this drifted (0.1: moderate, 0.25: significant).
+    drifted_features_to_retrain : int
+        Start the retrain when at least this many features drifted (0: never on drift).
+    savings_drop_to_retrain : float
+        Start the retrain when the realized savings fall this far below the champion's holdout savings
+        (0: never on savings).
+    retrain_deployment : str or None
+        The deployment started past a threshold (``<flow>/<deployment>``); ``None`` means
+        ``refresh-and-retrain/refresh-retrain`` with this dataset.
+    trigger_retrain : bool
+        Start that deployment past a threshold (else only say it would).
+    experiment : str
+        MLflow experiment of the monitoring runs.
+    tracking_uri : str or None
+        MLflow tracking URI without credentials.
+    cache_dir : str or None
+        Dataset cache folder.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid", hide_input_in_errors=True)
+
+    dataset: str
+    input: Location | None = None
+    input_table: str | None = None
+    input_query: str | None = None
+    model_uri: Annotated[str, Field(pattern=r"^models:/.+")] | None = None
+    psi_threshold: Annotated[float, Field(gt=0.0, le=10.0)] = 0.25
+    drifted_features_to_retrain: Annotated[int, Field(ge=0)] = 1
+    savings_drop_to_retrain: Annotated[float, Field(ge=0.0)] = 0.1
+    retrain_deployment: Annotated[str, Field(pattern=r"^[^/]+/[^/]+$")] | None = None
+    trigger_retrain: bool = True
+    experiment: ExperimentName = "cslearn-monitor"
+    tracking_uri: TrackingUri | None = None
+    cache_dir: str | None = None
+
+    @property
+    def deployment(self) -> str:
+        """The retrain deployment in force."""
+        return self.retrain_deployment or "refresh-and-retrain/refresh-retrain"
+
+
+class LiveRetrainParams(RetrainParams):
+    """Parameters of one ``refresh-and-retrain`` run: refresh the dataset's source, then retrain on it.
+
+    Attributes
+    ----------
+    dataset : str
+        A business dataset; when bound to a source it is refreshed first (a registered dataset is retrained
+        on its snapshot).
+    """

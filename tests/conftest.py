@@ -163,3 +163,15 @@ def mlflow_server():
     The URI is not made the global default: pass it explicitly (flows take ``tracking_uri``).
     """
     return _launch("mlflow").wait_until_healthy()
+
+
+@pytest.fixture(scope="session")
+def postgres_server():
+    """A real PostgreSQL server on 127.0.0.1 (its own folder, a password user ``cslearn``) for the session."""
+    from tests.servers import launch_postgres_server
+
+    server = launch_postgres_server(_SESSION_ROOT / "postgres")
+    try:
+        yield server
+    finally:
+        server.stop()

@@ -15,6 +15,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -216,3 +217,112 @@ def launch_model_server(model_uri: str, tracking_uri: str, log_dir: Path, *, por
     )
     url = f"http://127.0.0.1:{port}"
     return _launch("model", command, env, Path(log_dir) / "model-server.log", url, f"{url}/ping")
+
+
+def postgres_binaries() -> Path | None:
+    """The folder of Debian's PostgreSQL server binaries (``initdb``, ``pg_ctl``), newest version; or None."""
+    found = sorted(Path("/usr/lib/postgresql").glob("*/bin/pg_ctl"), key=lambda path: path.parts[-3])
+    return found[-1].parent if found else None
+
+
+@dataclass
+class PostgresServer:
+    """A PostgreSQL server on 127.0.0.1 in a folder of its own, with a password user; stopped by ``stop``."""
+
+    binaries: Path
+    data: Path
+    port: int
+    user: str
+    password: str
+    database: str
+
+    def url(self, *, with_password: bool = True) -> str:
+        credentials = f"{self.user}:{self.password}" if with_password else self.user
+        return f"postgresql+psycopg://{credentials}@127.0.0.1:{self.port}/{self.database}"
+
+    def stop(self) -> None:
+        subprocess.run(
+            [str(self.binaries / "pg_ctl"), "-D", str(self.data), "-m", "immediate", "stop"],
+            capture_output=True,
+            timeout=60,
+        )
+
+
+def launch_postgres_server(root: Path) -> PostgresServer:
+    """``initdb`` a cluster under ``root`` (scram-sha-256 passwords, TCP on 127.0.0.1 only, its socket in the
+    folder) and start it with ``pg_ctl``; returns when it accepts connections. Run as root, the server runs
+    as the ``nobody`` user (PostgreSQL refuses root).
+
+    Raises
+    ------
+    ServerStartError
+        No PostgreSQL binaries, or the server did not start (the message carries its log).
+    """
+    binaries = postgres_binaries()
+    if binaries is None:
+        raise ServerStartError("PostgreSQL is not installed (make postgres installs Debian's package)")
+    root = Path(root)
+    root.mkdir(parents=True, exist_ok=True)
+    data, log = root / "data", root / "postgres.log"
+    password = os.urandom(8).hex()
+    (root / "password").write_text(password)
+    prefix: list[str] = []
+    if os.geteuid() == 0:  # initdb and postgres refuse to run as root
+        import pwd
+
+        nobody = pwd.getpwnam("nobody")
+        temporary = Path(tempfile.gettempdir()).resolve()
+        for folder in root.resolve().parents:  # the temporary folders above it: traversable by nobody
+            if folder == temporary or not folder.is_relative_to(temporary):
+                break
+            folder.chmod(folder.stat().st_mode | 0o011)
+        os.chown(root, nobody.pw_uid, nobody.pw_gid)
+        os.chown(root / "password", nobody.pw_uid, nobody.pw_gid)
+        prefix = ["setpriv", f"--reuid={nobody.pw_uid}", f"--regid={nobody.pw_gid}", "--clear-groups"]
+    env = {**os.environ, "LC_ALL": "C"}
+    initialized = subprocess.run(
+        [
+            *prefix,
+            str(binaries / "initdb"),
+            "-D",
+            str(data),
+            "-U",
+            "cslearn",
+            "--auth=scram-sha-256",
+            f"--pwfile={root / 'password'}",
+            "-E",
+            "UTF8",
+        ],
+        capture_output=True,
+        timeout=300,
+        env=env,
+        text=True,
+    )
+    if initialized.returncode != 0:
+        raise ServerStartError(f"initdb failed: {initialized.stderr}")
+    port = free_port()
+    started = subprocess.run(
+        [
+            *prefix,
+            str(binaries / "pg_ctl"),
+            "-D",
+            str(data),
+            "-l",
+            str(log),
+            "-w",
+            "-t",
+            "120",
+            "-o",
+            f"-h 127.0.0.1 -p {port} -k {root}",
+            "start",
+        ],
+        capture_output=True,
+        timeout=300,
+        env=env,
+        text=True,
+    )
+    if started.returncode != 0:
+        raise ServerStartError(
+            f"PostgreSQL did not start: {started.stderr}\n{log.read_text() if log.exists() else ''}"
+        )
+    return PostgresServer(binaries, data, port, "cslearn", password, "postgres")

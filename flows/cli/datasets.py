@@ -1,12 +1,14 @@
-"""``cslearn datasets list | show NAME | ingest NAME... | ingest PATH --target COLUMN``.
+"""``cslearn datasets list | show NAME | ingest NAME... | ingest SOURCE --target COLUMN | refresh NAME``.
 
 Names are those of :func:`tasks.datasets.dataset_names`: the registered datasets and the user's own (ingested
 from a file). ``list --json`` prints one JSON object per dataset (its description, ``kind``, whether it is
 cached and any problem with its cache entry); ``ingest --json`` prints rows, features, positives, fingerprint
 and cache path per dataset. Downloads show a progress bar on stderr unless ``--no-progress``. A damaged cache
 entry is named with what to do, never a traceback. Exit code 0 on success, 1 if any dataset failed or cannot
-be described, 2 on usage errors. The data layer is imported by the handlers, not when the parser is built, so
-``cslearn --help`` and the other commands start fast.
+be described, 2 on usage errors. ``refresh NAME`` reads what is new in a bound source (``--json``: version,
+``added_rows``, ``refused``); exit code 1 when a batch was refused or the source cannot be read. The data
+layer is imported by the handlers, not when the parser is built, so ``cslearn --help`` and the other
+commands start fast.
 """
 
 from __future__ import annotations
@@ -27,14 +29,27 @@ INGEST_DESCRIPTION = """\
 Download, validate and cache registered datasets by name, or ingest your own CSV or parquet file (with
 --target) as a dataset that compare and retrain can use like a registered one. A file with example-dependent
 costs names its four cost columns with --cost-columns (order C_FP C_FN C_TP C_TN); such a dataset can be
-retrained on. Lists take spaces or commas."""
+retrained on. A folder or glob of batch files, a SQL table or query (--table / --query with a SQLAlchemy
+URL), or a file with --time-column, is bound to the dataset: `cslearn datasets refresh NAME` then reads what
+is new (new files; rows past the newest time). A SQL URL's credentials are never stored: give the full URL
+again in CSLEARN_SOURCE_URL_<NAME> for refreshes. Lists take spaces or commas."""
 
 INGEST_EXAMPLES = """\
   cslearn datasets ingest pima haberman
   cslearn datasets ingest loans.csv --target default --name loans-2024
   cslearn datasets ingest claims.csv --target fraud --positive yes --cost-columns c_fp,c_fn,c_tp,c_tn
   cslearn datasets ingest export.csv --target y --delimiter semicolon --drop-columns id,created_at
+  cslearn datasets ingest 'exports/transactions-*.parquet' --target fraud --time-column ts --name fraud \
+      --cost-columns c_fp,c_fn,c_tp,c_tn
+  cslearn datasets ingest postgresql://risk@db/loans --table applications --target default \
+      --time-column applied_at --cost-model credit-scoring --name loans
 """
+
+REFRESH_DESCRIPTION = """\
+Read what is new in the source a dataset is bound to (new batch files; rows past the newest time) and append
+every batch that passes the contracts of a first ingest. A batch that fails is set aside and named (file or
+query window, column, rows, why); the batches that pass are kept. Exit status 1 when a batch was refused or
+the source cannot be read, 0 otherwise (also when there is nothing new)."""
 
 
 def _delimiter(text: str) -> str:
@@ -138,8 +153,31 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default=HELP_DEFAULTS["retries"],
         help=f"download attempts after the first (default {HELP_DEFAULTS['retries']})",
     )
+    ingest.add_argument(
+        "--time-column", help="column ordering the rows in time (binds the source: refresh reads newer rows)"
+    )
+    ingest.add_argument("--table", help="table of a database URL source")
+    ingest.add_argument("--query", help="SELECT query of a database URL source")
+    ingest.add_argument(
+        "--cost-model",
+        help="derive each row's costs with a built-in cost model (credit-scoring, direct-marketing,"
+        " card-fraud,"
+        " credit-pakdd) from the row's own columns, instead of --cost-columns",
+    )
     ingest.add_argument("--cache-dir", type=Path, help="dataset cache (default $CSLEARN_CACHE)")
     ingest.set_defaults(handler=ingest_datasets)
+
+    refresh = add_parser(
+        commands,
+        "refresh",
+        help="read what is new in a dataset's source and append the batches that pass",
+        description=REFRESH_DESCRIPTION,
+        examples="  cslearn datasets refresh fraud\n  cslearn datasets refresh loans --json\n",
+    )
+    refresh.add_argument("name")
+    refresh.add_argument("--json", action="store_true", help="print version, added_rows and refused as JSON")
+    refresh.add_argument("--cache-dir", type=Path, help="dataset cache (default $CSLEARN_CACHE)")
+    refresh.set_defaults(handler=refresh_dataset)
 
 
 def _count(value) -> str:
@@ -259,9 +297,61 @@ def _report(dataset) -> dict:
     }
 
 
+def _binds_source(args: argparse.Namespace, source: str) -> bool:
+    """Whether ``ingest SOURCE --target`` binds the source (refreshable) rather than reading one file once."""
+    return (
+        args.time_column is not None
+        or args.table is not None
+        or args.query is not None
+        or "://" in source
+        or any(character in source for character in "*?[")
+        or Path(source).is_dir()
+    )
+
+
+def _bind(source: str, args: argparse.Namespace):
+    from tasks.datasets import load_dataset
+    from tasks.datasets.live import BindOptions, bind_source
+    from tasks.datasets.user_files import UserFileOptions, default_user_dataset_name
+
+    if args.cost_model is not None:
+        from tasks.cost_models import COST_MODELS
+
+        if args.cost_model not in COST_MODELS:
+            raise ValueError(f"--cost-model {args.cost_model!r} is not one of {sorted(COST_MODELS)}")
+    file = UserFileOptions(
+        target=args.target,
+        positive=args.positive,
+        cost_columns=tuple(args.cost_columns or ()),
+        delimiter=args.delimiter,
+        encoding=args.encoding,
+        drop_columns=tuple(args.drop_columns),
+        categorical_columns=tuple(args.categorical),
+        max_columns=args.max_columns,
+    )
+    options = BindOptions(file, time_column=args.time_column, cost_model=args.cost_model)
+    name = args.name
+    if name is None:
+        if "://" in source:
+            raise ValueError("a database source needs --name NAME")
+        name = default_user_dataset_name(Path(source.split("*")[0].rstrip("/") or "dataset"))
+    bind_source(
+        source,
+        options=options,
+        name=name,
+        table=args.table,
+        query=args.query,
+        replace=args.force,
+        cache_dir=args.cache_dir,
+    )
+    return load_dataset(name, cache_dir=args.cache_dir)
+
+
 def _ingest_one(kind: str, name: str, args: argparse.Namespace, options, progress: bool):
     from tasks.datasets import DATASETS, ingest_dataset, ingest_file, load_dataset, reingest_user_dataset
 
+    if kind == "source":
+        return _bind(name, args)
     if kind == "file":
         return ingest_file(
             name,
@@ -298,6 +388,9 @@ def ingest_datasets(args: argparse.Namespace) -> int:
         if len(args.names) != 1:
             print("error: --target ingests exactly one file", file=sys.stderr)
             return 2
+        if args.target is None and (args.time_column or args.table or args.query):
+            print("error: a source needs --target COLUMN", file=sys.stderr)
+            return 2
         if args.name is not None:  # a name that is a path could write outside the user-datasets folder
             from tasks.datasets.user_files import check_new_user_dataset_name
 
@@ -306,7 +399,7 @@ def ingest_datasets(args: argparse.Namespace) -> int:
             except ValueError as error:
                 print(f"error: --name: {error}", file=sys.stderr)
                 return 2
-        jobs = [("file", args.names[0])]
+        jobs = [("source" if _binds_source(args, args.names[0]) else "file", args.names[0])]
     else:
         names = [
             part.strip()
@@ -335,9 +428,13 @@ def ingest_datasets(args: argparse.Namespace) -> int:
         overall.set_postfix_str(name)
         try:
             dataset = _ingest_one(kind, name, args, options, progress)
-        except (ValueError, OSError, KeyError) as error:
+        except (ValueError, OSError, KeyError, RuntimeError) as error:
             failures += 1
             message = str(error.args[0] if isinstance(error, KeyError) and error.args else error)
+            if kind == "source":
+                from tasks.redaction import redact_uri
+
+                name = redact_uri(name)
             named = message.startswith((name, Path(name).name))  # the data layer's messages name the file
             overall.write(f"error: {message}" if named else f"error: {name}: {message}", file=sys.stderr)
             continue
@@ -353,3 +450,36 @@ def ingest_datasets(args: argparse.Namespace) -> int:
             f"{report['path']}{read_as}"
         )
     return 1 if failures else 0
+
+
+def refresh_dataset(args: argparse.Namespace) -> int:
+    """Refresh one bound dataset; exit 1 when a batch was refused or the source could not be read."""
+    from tasks.datasets.live import SourceUnavailableError
+    from tasks.datasets.live import refresh_dataset as refresh
+
+    try:
+        result = refresh(args.name, cache_dir=args.cache_dir)
+    except KeyError as error:
+        print(f"error: {error.args[0]}", file=sys.stderr)
+        return 2
+    except (ValueError, SourceUnavailableError) as error:
+        if args.json:
+            print(json.dumps({"name": args.name, "error": str(error), "added_rows": 0, "refused": []}))
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps(result.as_dict()))
+    else:
+        for item in result.accepted:
+            print(f"{result.name}: accepted {item['batch']} ({item['rows']:,} rows)")
+        for column, levels in result.new_levels.items():
+            print(f"{result.name}: new level(s) of {column!r}: {levels}")
+        for item in result.refused:
+            print(f"refused: {item['reason']}", file=sys.stderr)
+        state = "nothing new" if not result.accepted else f"{result.added_rows:,} row(s) added"
+        print(
+            f"{result.name}: {state}; version {result.version}, {result.rows:,} rows, fingerprint"
+            f" {result.fingerprint[:16]}"
+            + (f", {len(result.refused)} batch(es) refused" if result.refused else "")
+        )
+    return 1 if result.refused else 0

@@ -92,6 +92,16 @@ def register(subparsers) -> None:
         "--holdout-fraction", type=float, help="share of rows held out for scoring (default 0.3)"
     )
     parser.add_argument(
+        "--holdout-window",
+        help="a dataset with a time column: the most recent window held out, a share of its time range"
+        " (0.2, 20%%) or a duration (6h, 30d); default: --holdout-fraction of the range",
+    )
+    parser.add_argument(
+        "--promotion-confidence",
+        type=float,
+        help="confidence of the paired bootstrap that the new model beats the champion (default 0.95)",
+    )
+    parser.add_argument(
         "--max-rows", type=int, help="stratified row cap before splitting (default: all rows)"
     )
     parser.add_argument("--seed", type=int, help="root seed of the holdout and estimators (default 0)")
@@ -117,6 +127,8 @@ def params_from_args(args: argparse.Namespace) -> dict:
     for field in (
         "candidates",
         "holdout_fraction",
+        "holdout_window",
+        "promotion_confidence",
         "max_rows",
         "seed",
         "experiment",

@@ -22,7 +22,13 @@ import numpy as np
 import pandas as pd
 
 from schemas.canonical_dataset import COST_COLUMN_NAMES as COST_COLUMNS
-from schemas.canonical_dataset import COST_PREFIX, TARGET_COLUMN, CanonicalDataset
+from schemas.canonical_dataset import (
+    COST_PREFIX,
+    TARGET_COLUMN,
+    TIME_PREFIX,
+    CanonicalDataset,
+    is_feature_column,
+)
 from schemas.dataset_record import FORMAT_VERSION
 from schemas.validation import validate_frame
 from tasks.datasets.cache import resolve_cache_dir
@@ -76,7 +82,8 @@ def build_canonical_frame(spec: DatasetSpec, files: dict[str, bytes]) -> pd.Data
 def _to_dataset(spec: DatasetSpec, frame: pd.DataFrame, path: Path, metadata: dict) -> Dataset:
     cost_names = [f"{COST_PREFIX}{column}" for column in COST_COLUMNS]
     has_costs = all(name in frame.columns for name in cost_names)
-    features = frame.drop(columns=[TARGET_COLUMN, *(cost_names if has_costs else [])])
+    time_names = [name for name in frame.columns if name.startswith(TIME_PREFIX)]
+    features = frame.drop(columns=[TARGET_COLUMN, *(cost_names if has_costs else []), *time_names])
     return Dataset(
         name=spec.name,
         features=features,
@@ -86,6 +93,7 @@ def _to_dataset(spec: DatasetSpec, frame: pd.DataFrame, path: Path, metadata: di
         spec=spec,
         metadata=metadata,
         cost_matrix=frame[cost_names].to_numpy(dtype=np.float64) if has_costs else None,
+        time=frame[time_names[0]].to_numpy(dtype=np.float64) if time_names else None,
     )
 
 
@@ -99,9 +107,7 @@ def write_entry(
         "name": spec.name,
         "fingerprint": fingerprint,
         "rows": len(frame),
-        "features": int(
-            sum(1 for c in frame.columns if c != TARGET_COLUMN and not c.startswith(COST_PREFIX))
-        ),
+        "features": int(sum(1 for column in frame.columns if is_feature_column(column))),
         "positives": int(frame[TARGET_COLUMN].sum()),
         "definition_digest": spec.digest,
         "source_checksums": checksums,

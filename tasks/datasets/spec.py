@@ -105,7 +105,9 @@ class DatasetSpec:
 class Dataset:
     """A loaded dataset: canonical float64 ``features``, 0/1 ``target`` (1 = minority), provenance.
 
-    ``cost_matrix`` is set only for a user's file ingested with ``cost_columns`` (C_FP, C_FN, C_TP, C_TN).
+    ``cost_matrix`` is set only for a user's file ingested with ``cost_columns`` (C_FP, C_FN, C_TP, C_TN);
+    ``time`` only for a dataset bound to a source with a time column (float64 seconds per row, see
+    ``schemas.canonical_dataset``).
     """
 
     name: str
@@ -116,6 +118,12 @@ class Dataset:
     spec: DatasetSpec
     metadata: dict = field(default_factory=dict, repr=False)
     cost_matrix: np.ndarray | None = field(default=None, repr=False)
+    time: np.ndarray | None = field(default=None, repr=False)
+
+    @property
+    def time_column(self) -> str | None:
+        """The source column the rows are ordered by in time (``None``: the rows have no time order)."""
+        return self.metadata.get("time_column")
 
     @property
     def n_positives(self) -> int:

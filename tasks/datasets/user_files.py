@@ -195,7 +195,17 @@ def check_new_user_dataset_name(name: str) -> None:
         )
 
 
-def _label_rule(raw: pd.DataFrame, *, member: str, target: str, positive: str | None) -> pd.Series:
+def label_values(
+    raw: pd.DataFrame, *, member: str, target: str, positive: str | None
+) -> tuple[list[str], str]:
+    """The target's two values (as text, sorted) and the positive one: ``positive``, or the rarer value.
+
+    Raises
+    ------
+    ValueError
+        If ``positive`` is not a value of the target, the target holds one value only, more than two values
+        without ``positive``, or two equally frequent values without ``positive``.
+    """
     labels = raw[target].astype("str")
     levels = labels.value_counts()
     if positive is not None and str(positive) not in levels.index:
@@ -209,7 +219,7 @@ def _label_rule(raw: pd.DataFrame, *, member: str, target: str, positive: str | 
             f"{len(labels):,} rows); a classifier needs rows of both classes"
         )
     if positive is not None:
-        return labels == str(positive)
+        return sorted(levels.index), str(positive)
     if len(levels) != 2:
         raise ValueError(
             f"target column {target!r} has {len(levels)} distinct values {sorted(levels.index)[:20]}; "
@@ -219,7 +229,12 @@ def _label_rule(raw: pd.DataFrame, *, member: str, target: str, positive: str | 
         raise ValueError(
             f"target column {target!r} is balanced; pass --positive VALUE to choose the positive class"
         )
-    return labels == levels.index[-1]  # the minority value
+    return sorted(levels.index), str(levels.index[-1])  # the minority value
+
+
+def _label_rule(raw: pd.DataFrame, *, member: str, target: str, positive: str | None) -> pd.Series:
+    _, chosen = label_values(raw, member=member, target=target, positive=positive)
+    return raw[target].astype("str") == chosen
 
 
 def _check_listed_columns(raw: pd.DataFrame, member: str, columns: tuple[str, ...], option: str) -> None:
@@ -471,6 +486,10 @@ def user_dataset_entry(name: str, cache_dir=None) -> DatasetEntry | None:
             f"--force` (and the options you used), or delete {paths.record} and {paths.parquet} to forget it"
         )
         return DatasetEntry(name, "user", None, problem=problem)
+    if record.get("live") is not None:  # bound to a source that grows (tasks.datasets.live)
+        from tasks.datasets.live import live_dataset_spec
+
+        return DatasetEntry(name, "user", live_dataset_spec(record, name), record)
     options = UserFileOptions.from_record(record)
     source = UserDatasetRecord.model_validate(record).source
     return DatasetEntry(name, "user", user_file_spec(Path(source), options, name), record)
@@ -501,6 +520,14 @@ def load_user_dataset(name: str, *, cache_dir=None) -> Dataset:
 
 
 def _rebuild_from_source(entry: DatasetEntry, paths: EntryPaths, problem: str, cache: Path) -> Dataset:
+    if entry.record.get("live") is not None:
+        raise UserDatasetError(
+            f"user dataset {entry.name!r}: {problem}; it is bound to"
+            f" {entry.record['live']['source']['location']} and its accepted batches cannot be told apart"
+            " from later rows of the source: ingest it again with"
+            f" `cslearn datasets ingest {entry.name} --force` (every row the source holds now), or delete"
+            f" {paths.record} and {paths.parquet} to forget it"
+        )
     options = UserFileOptions.from_record(entry.record)
     source = Path(entry.spec.source.path)
     recorded = entry.record["source_checksums"].get(str(source))
@@ -535,6 +562,10 @@ def reingest_user_dataset(name: str, *, cache_dir=None) -> Dataset:
         raise KeyError(f"no user dataset {name!r}")
     if entry.problem is not None:
         raise UserDatasetError(entry.problem)
+    if entry.record.get("live") is not None:
+        from tasks.datasets.live import rebind_source
+
+        return rebind_source(name, entry.record, cache_dir=cache_dir)
     options = UserFileOptions.from_record(entry.record)
     cache = resolve_cache_dir(cache_dir)
     spec = user_file_spec(Path(entry.spec.source.path), options, name)

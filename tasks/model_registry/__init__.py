@@ -10,6 +10,8 @@
   rows with the costs derived from each row or given with it;
 - :mod:`~tasks.model_registry.logged_models`: log a fitted estimator with its cost model as an MLflow model,
   load a logged or registered one back (``load_estimator``, ``load_cost_aware_model``);
+- :mod:`~tasks.model_registry.significance`: the paired bootstrap on the savings difference that decides
+  whether a challenger beats the champion by more than the noise;
 - :mod:`~tasks.model_registry.promotion`: register the best candidate from its logged model and move
   ``champion`` only when it beats the current champion re-scored on the same holdout (``challenger``
   otherwise; nothing when it repeats the champion);
@@ -31,6 +33,8 @@ _EXPORTS = {
     "best_candidate": "candidates",
     "fit_and_log_candidate": "candidates",
     "fit_and_log_candidate_task": "candidates",
+    "log_retrain_input": "candidates",
+    "log_retrain_input_task": "candidates",
     "retrain_outcome": "candidates",
     "retrain_parent_run": "candidates",
     "Holdout": "holdout",
@@ -59,6 +63,8 @@ _EXPORTS = {
     "log_retrain_answer": "retrain_answer",
     "log_retrain_answer_task": "retrain_answer",
     "registry_verdict": "retrain_answer",
+    "SavingsComparison": "significance",
+    "paired_savings_bootstrap": "significance",
     "TRUSTED_TYPES": "serialization",
     "UntrustedModelError": "serialization",
     "choose_serialization": "serialization",

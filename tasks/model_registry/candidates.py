@@ -31,6 +31,7 @@ from tasks.fitting.evaluate import decision_scores, evaluate_predictions, positi
 from tasks.fitting.splits import derive_seed
 from tasks.model_registry.holdout import RetrainData
 from tasks.model_registry.logged_models import log_model
+from tasks.tracking.dataset_inputs import log_dataset_input
 from tasks.tracking.mlflow_runs import (
     ParentRun,
     log_metrics,
@@ -46,6 +47,8 @@ __all__ = [
     "best_candidate",
     "fit_and_log_candidate",
     "fit_and_log_candidate_task",
+    "log_retrain_input",
+    "log_retrain_input_task",
     "retrain_outcome",
     "retrain_parent_run",
 ]
@@ -55,9 +58,11 @@ def retrain_parent_run(params: RetrainParams, data: RetrainData) -> AbstractCont
     """The retrain's parent run (:func:`tasks.tracking.mlflow_runs.parent_run`).
 
     Named from its configuration (``retrain direct-marketing x 4 candidates``), tagged with the dataset, its
-    fingerprint, the holdout key and the unit of its costs (``cslearn.cost_unit``), and given the flow's
-    parameters (``tasks.config.flow_parameters.logged_params``: no tracking URI or cache folder), the split's
-    counts and the cost model's parameters.
+    fingerprint, the holdout key, its version and the unit of its costs (``cslearn.cost_unit``), and given the
+    flow's parameters (``tasks.config.flow_parameters.logged_params``: no tracking URI or cache folder), the
+    split's counts and the cost model's parameters. The dataset's accepted state is the run's MLflow dataset
+    input (name, digest = fingerprint, source without credentials, version) once the run is open
+    (:func:`log_retrain_input`).
     """
     return parent_run(
         params.tracking_uri,
@@ -70,6 +75,7 @@ def retrain_parent_run(params: RetrainParams, data: RetrainData) -> AbstractCont
             "cslearn.dataset": params.dataset,
             "cslearn.holdout_key": data.holdout_key,
             "cslearn.cost_unit": cost_unit(data.cost_model),
+            "cslearn.dataset_version": data.dataset_version,
         },
         params={
             **logged_params(params, mode="json"),
@@ -77,6 +83,27 @@ def retrain_parent_run(params: RetrainParams, data: RetrainData) -> AbstractCont
             **data.cost_params,
         },
     )
+
+
+def log_retrain_input(run: ParentRun, data: RetrainData) -> None:
+    """The training rows and holdout as the parent run's MLflow dataset input (``context`` = ``retrain``)."""
+    frame = data.train_features.assign(target=data.train_target)
+    log_dataset_input(
+        tracking_client(run.tracking_uri),
+        run.run_id,
+        frame,
+        name=data.dataset,
+        fingerprint=data.fingerprint,
+        source=data.dataset_source,
+        context="retrain",
+        version=data.dataset_version,
+    )
+
+
+@task(name="log_retrain_input", cache_policy=NO_CACHE, retries=2, retry_delay_seconds=5)
+def log_retrain_input_task(run: ParentRun, data: RetrainData) -> None:
+    """Record the dataset's accepted state (fingerprint, version, source) as the retrain run's input."""
+    log_retrain_input(run, data)
 
 
 @dataclass(frozen=True)
@@ -89,6 +116,7 @@ class CandidateResult:
     savings: float
     metrics: dict
     fit_seconds: float
+    holdout_decisions: np.ndarray | None = None
 
 
 def fit_and_log_candidate(
@@ -146,11 +174,14 @@ def fit_and_log_candidate(
             data.holdout_features.head(5),
             name=f"{data.dataset}-{method}",
             cost_model=data.fitted_cost_model,
+            encoding=data.encoding,
             params=params,
             tags={**tags, "cslearn.holdout_key": data.holdout_key, "cslearn.cost_model": data.cost_model},
         )
         log_metrics(client, run_id, {**metrics, **selection, "fit_seconds": fit_seconds}, model_id=model_id)
-    return CandidateResult(method, run_id, model_id, float(metrics["savings"]), metrics, fit_seconds)
+    return CandidateResult(
+        method, run_id, model_id, float(metrics["savings"]), metrics, fit_seconds, np.asarray(predicted)
+    )
 
 
 @task(name="fit_and_log_candidate", task_run_name="fit {method}", cache_policy=NO_CACHE)

@@ -34,9 +34,16 @@ from mlflow.types import ColSpec, Schema
 
 from algorithms.metrics import COST_COLUMNS
 from tasks.cost_models import CostModel
+from tasks.datasets.encoding import NUMERIC, RawEncoding
 from tasks.model_registry import serving
 from tasks.model_registry.serialization import choose_serialization
-from tasks.model_registry.serving import COST_MODEL_FILE, CostAwareModel, cost_model_state, load_model_folder
+from tasks.model_registry.serving import (
+    COST_MODEL_FILE,
+    ENCODING_FILE,
+    CostAwareModel,
+    cost_model_state,
+    load_model_folder,
+)
 
 __all__ = [
     "cslearn_version",
@@ -76,31 +83,48 @@ def model_pip_requirements(serialization_format: str) -> list[str]:
 
 
 def serving_signature(model: CostAwareModel, input_example) -> ModelSignature:
-    """Inputs: the feature columns (required) and ``C_FP, C_FN, C_TP, C_TN`` (optional doubles);
+    """Inputs: the raw columns the model takes (numbers as doubles, categorical columns as strings; with no
+    encoding, the feature columns as doubles), required, and ``C_FP, C_FN, C_TP, C_TN`` (optional doubles);
     outputs: the columns of :meth:`.serving.CostAwareModel.predict` on ``input_example``."""
-    features = infer_signature(input_example).inputs
+    if model.encoding is not None:
+        inputs = [
+            ColSpec("double" if column.kind == NUMERIC else "string", column.name)
+            for column in model.encoding.columns
+        ]
+    else:
+        inputs = [ColSpec("double", name) for name in model.feature_names]
     costs = [ColSpec("double", column, required=False) for column in COST_COLUMNS]
     with warnings.catch_warnings():  # MLflow's hint on integer columns concerns inputs, not the decision
         warnings.filterwarnings(
             "ignore", message="Hint: Inferred schema contains integer", category=UserWarning
         )
         outputs = infer_signature(input_example, model.predict(input_example)).outputs
-    return ModelSignature(inputs=Schema([*features.inputs, *costs]), outputs=outputs)
+    return ModelSignature(inputs=Schema([*inputs, *costs]), outputs=outputs)
 
 
 def _write_model_folder(
-    folder: Path, estimator, cost_model: CostModel | None, input_example, *, allow_pickle: bool
+    folder: Path,
+    estimator,
+    cost_model: CostModel | None,
+    input_example,
+    *,
+    allow_pickle: bool,
+    encoding: RawEncoding | None = None,
 ) -> tuple[str, str]:
-    """Save both flavors, the cost model and the metadata into ``folder``; ``(format, why not skops)``."""
+    """Save both flavors, the cost model, the encoding and the metadata into ``folder``; ``(format, why not
+    skops)``. The input example is ``input_example``'s raw columns when there is an encoding."""
     serialization_format, written, trusted_types, fallback_reason = choose_serialization(
         estimator, allow_pickle=allow_pickle
     )
+    model = CostAwareModel(estimator, cost_model, encoding)
+    if model.encoding is not None:
+        input_example = model.encoding.decode(input_example[model.feature_names])
     mlflow.sklearn.save_model(
         written,
         str(folder),
         serialization_format=serialization_format,
         skops_trusted_types=trusted_types,
-        signature=serving_signature(CostAwareModel(estimator, cost_model), input_example),
+        signature=serving_signature(model, input_example),
         input_example=input_example,
         pip_requirements=model_pip_requirements(serialization_format),
         metadata={
@@ -110,6 +134,8 @@ def _write_model_folder(
     )
     if cost_model is not None:
         (folder / COST_MODEL_FILE).write_text(json.dumps(cost_model_state(cost_model), indent=2))
+    if model.encoding is not None:
+        (folder / ENCODING_FILE).write_text(json.dumps(model.encoding.to_record(), indent=2))
     mlmodel = Model.load(str(folder / "MLmodel"))
     pyfunc = mlmodel.flavors["python_function"]
     pyfunc["loader_module"] = serving.__name__  # the cost-aware model, from the installed package
@@ -128,6 +154,7 @@ def log_model(
     *,
     name: str,
     cost_model: CostModel | None = None,
+    encoding: list[dict] | None = None,
     params: Mapping[str, object] | None = None,
     tags: Mapping[str, object] | None = None,
     allow_pickle: bool = False,
@@ -146,6 +173,9 @@ def log_model(
         The logged model's name, ``<dataset>-<method>`` in a retrain.
     cost_model : tasks.cost_models.CostModel, optional
         Fitted on the training rows; the served model derives each row's costs with it.
+    encoding : list of dict, optional
+        The dataset's raw-column encoding (``RawEncoding.to_record``): the served model then takes the raw
+        columns, and its signature and input example are the raw schema.
     params, tags : mapping, optional
         Shown on the logged model's page.
     allow_pickle : bool, default=False
@@ -160,7 +190,12 @@ def log_model(
     with tempfile.TemporaryDirectory(prefix="cslearn-model-") as parent:
         folder = Path(parent) / name
         serialization_format, fallback_reason = _write_model_folder(
-            folder, estimator, cost_model, input_example, allow_pickle=allow_pickle
+            folder,
+            estimator,
+            cost_model,
+            input_example,
+            allow_pickle=allow_pickle,
+            encoding=RawEncoding.from_record(encoding) if encoding is not None else None,
         )
         model_tags["cslearn.serialization"] = serialization_format
         model_tags["cslearn.version"] = cslearn_version()

@@ -2,8 +2,10 @@
 
 :func:`register_and_promote` registers the best candidate from its logged model (source ``models:/m-<id>``,
 so the version links to the logged model and the logged model lists the version) and moves the alias
-``champion`` to it only when its savings beat the current champion re-scored on the SAME holdout; otherwise
-the new version gets the alias ``challenger``. A retrain that would only repeat the champion (same method,
+``champion`` to it only when it beats the current champion re-scored on the SAME holdout by more than the
+noise: the lower bound of a one-sided paired bootstrap interval of the savings difference exceeds the margin
+asked for (:mod:`.significance`); otherwise the new version gets the alias ``challenger``. A retrain that
+would only repeat the champion (same method,
 data fingerprint, code commit, holdout and score) registers nothing and says so. Every version carries a
 description with its holdout metrics and the comparison against the champion. Registry aliases only, never
 stages.
@@ -13,6 +15,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import threading
 from dataclasses import asdict, dataclass
 
@@ -24,10 +27,12 @@ from prefect import get_run_logger, task
 from prefect.cache_policies import NO_CACHE
 
 from algorithms.metrics import VIEWS, savings_score
+from tasks.datasets.encoding import align_features
 from tasks.fitting.evaluate import predict_labels
 from tasks.model_registry.candidates import CandidateResult
 from tasks.model_registry.holdout import RetrainData
 from tasks.model_registry.logged_models import cslearn_version, load_model_version
+from tasks.model_registry.significance import SavingsComparison, paired_savings_bootstrap
 from tasks.report.text import plain_number
 from tasks.tracking.mlflow_runs import git_commit, tracking_client
 
@@ -57,7 +62,10 @@ class RegistryDecision:
     """What :func:`register_and_promote` did: the new version (if any), its alias and the scores compared.
 
     ``outcome`` is ``"champion"``, ``"challenger"`` or ``"unchanged"`` (nothing registered: ``version`` and
-    ``alias`` are ``None``); ``reason`` says why in one sentence.
+    ``alias`` are ``None``); ``reason`` says why in one sentence. Against a scorable champion, ``margin`` is
+    the savings difference (new minus champion), ``lower_bound`` its one-sided paired-bootstrap bound at
+    ``confidence``, ``p_value`` the share of resamples without gain, ``bootstrap_resamples`` their number
+    (all ``None`` without such a champion).
     """
 
     model_name: str
@@ -70,21 +78,46 @@ class RegistryDecision:
     previous_champion_version: str | None
     previous_champion_savings: float | None
     holdout_key: str
+    margin: float | None = None
+    lower_bound: float | None = None
+    confidence: float | None = None
+    p_value: float | None = None
+    bootstrap_resamples: int | None = None
+    min_margin: float | None = None
 
     def as_dict(self) -> dict:
         return asdict(self)
 
 
-def decide_alias(candidate_savings: float, champion_savings: float | None) -> str:
-    """``"champion"`` when there is no scorable champion or the candidate's savings are strictly higher.
+def _comparison_fields(comparison: SavingsComparison | None) -> dict:
+    if comparison is None:
+        return {}
+    return {
+        "margin": comparison.margin,
+        "lower_bound": comparison.low,
+        "confidence": comparison.confidence,
+        "p_value": comparison.p_value,
+        "bootstrap_resamples": comparison.resamples,
+        "min_margin": comparison.min_margin,
+    }
 
-    Savings (CSDT paper, Eq. 4) are compared on the same holdout; a tie keeps the incumbent, so the new
-    version becomes the ``"challenger"``. A NaN candidate score never wins.
+
+def decide_alias(
+    candidate_savings: float, champion_savings: float | None, comparison: SavingsComparison | None = None
+) -> str:
+    """``"champion"`` when there is no scorable champion, or the candidate beats it by more than the noise.
+
+    Savings (CSDT paper, Eq. 4) are compared on the same holdout. With the paired bootstrap ``comparison``
+    the candidate wins when its lower bound exceeds the margin (:mod:`.significance`); without one, when its
+    savings are strictly higher. A tie keeps the incumbent, so the new version becomes the
+    ``"challenger"``. A NaN candidate score never wins.
     """
     if math.isnan(candidate_savings):
         return CHALLENGER if champion_savings is not None else CHAMPION
     if champion_savings is None or math.isnan(champion_savings):
         return CHAMPION
+    if comparison is not None:
+        return CHAMPION if comparison.beats else CHALLENGER
     return CHAMPION if candidate_savings > champion_savings else CHALLENGER
 
 
@@ -98,10 +131,14 @@ def version_with_alias(client: MlflowClient, model_name: str, alias: str):
         raise
 
 
-def _score_version(client: MlflowClient, version, data: RetrainData, allow_pickle: bool) -> float:
+def _champion_decisions(client: MlflowClient, version, data: RetrainData, allow_pickle: bool):
+    """The champion's decisions on the holdout, its rows fitted to the champion's columns (a level it never
+    saw sets none of its columns)."""
     model = load_model_version(client, version, allow_pickle=allow_pickle)
-    predicted = predict_labels(model, data.holdout_features, data.holdout_costs)
-    return float(savings_score(data.holdout_target, predicted, data.holdout_costs))
+    features = align_features(
+        data.holdout_features, getattr(model, "feature_names_in_", data.holdout_features.columns)
+    )
+    return predict_labels(model, features, data.holdout_costs)
 
 
 def _identity(method: str, data: RetrainData, commit: str | None) -> dict[str, str]:
@@ -133,8 +170,10 @@ def version_description(
     champion=None,
     champion_savings: float | None = None,
     champion_problem: str = "",
+    comparison: SavingsComparison | None = None,
 ) -> str:
-    """A version's description (Markdown): holdout metrics, comparison against the champion, provenance."""
+    """A version's description (Markdown): holdout metrics, comparison against the champion (the savings
+    difference with its paired-bootstrap bound and confidence), provenance."""
     lines = [
         f"**{best.method}** on `{data.dataset}`: holdout savings **{plain_number(best.savings)}**,"
         f" registered as `{alias}`.",
@@ -160,6 +199,8 @@ def version_description(
             f" the same holdout: savings {plain_number(champion_savings)}, difference {difference:+.4f};"
             f" v{version} {verdict}."
         )
+        if comparison is not None:
+            lines += ["", f"Better by more than the noise? {comparison.sentence()}."]
     summary = data.summary()
     lines += [
         "",
@@ -189,14 +230,20 @@ def _create_version(client: MlflowClient, model_name: str, best: CandidateResult
     store for that call. A tracking server tags the logged model with its versions
     (``mlflow.modelVersions``); a direct store does not, so the tag is completed here.
     """
-    with _GLOBAL_TRACKING_URI, _use_tracking_uri(client.tracking_uri):
-        version = client.create_model_version(
-            model_name,
-            source=f"models:/{best.model_id}",
-            run_id=best.run_id,
-            tags=tags,
-            model_id=best.model_id,
-        )
+    with _GLOBAL_TRACKING_URI:
+        configured = os.environ.get("MLFLOW_TRACKING_URI")  # MLflow unsets it when restoring "no URI"
+        try:
+            with _use_tracking_uri(client.tracking_uri):
+                version = client.create_model_version(
+                    model_name,
+                    source=f"models:/{best.model_id}",
+                    run_id=best.run_id,
+                    tags=tags,
+                    model_id=best.model_id,
+                )
+        finally:
+            if configured is not None:
+                os.environ["MLFLOW_TRACKING_URI"] = configured
     entry = {"name": model_name, "version": int(version.version)}  # as MLflow's server writes it
     listed = json.loads(client.get_logged_model(best.model_id).tags.get(MLFLOW_MODEL_VERSIONS) or "[]")
     if not any(
@@ -217,6 +264,7 @@ def register_and_promote(
     parent_run_id: str | None = None,
     allow_pickle: bool = False,
     logger=None,
+    promotion: dict | None = None,
 ) -> RegistryDecision:
     """Register the best candidate as a new version of ``model_name`` and set its alias, unless it repeats
     the champion.
@@ -228,13 +276,25 @@ def register_and_promote(
     :func:`decide_alias` says it beats the champion's score, else ``challenger``; a new champion clears the
     ``challenger`` alias (that contender lost to the champion just replaced). A champion that cannot be
     re-scored (the data's columns changed, a refused cloudpickle file) is replaced, with a warning. With
-    ``parent_run_id`` the outcome is also set as tags of that run (``cslearn.registry.*``).
+    ``parent_run_id`` the outcome is also set as tags of that run (``cslearn.registry.*``). ``promotion``
+    sets the paired bootstrap (``confidence``, ``min_margin``, ``resamples``, ``seed``; defaults of
+    :func:`.significance.paired_savings_bootstrap`); the candidate's holdout decisions are those it carries
+    (``CandidateResult.holdout_decisions``) or, without them, its savings are compared as they are.
     """
     champion = version_with_alias(client, model_name, CHAMPION)
-    champion_savings, champion_problem = None, ""
+    champion_savings, champion_problem, comparison = None, "", None
     if champion is not None:
         try:
-            champion_savings = _score_version(client, champion, data, allow_pickle)
+            decisions = _champion_decisions(client, champion, data, allow_pickle)
+            champion_savings = float(savings_score(data.holdout_target, decisions, data.holdout_costs))
+            if best.holdout_decisions is not None and not math.isnan(best.savings):
+                comparison = paired_savings_bootstrap(
+                    data.holdout_target,
+                    decisions,
+                    best.holdout_decisions,
+                    data.holdout_costs,
+                    **(promotion or {}),
+                )
         except Exception as error:  # an incompatible champion cannot block a retrain
             champion_problem = f"{type(error).__name__}: {error}"
             if logger is not None:
@@ -265,7 +325,16 @@ def register_and_promote(
         )
     else:
         decision = _register(
-            client, model_name, best, data, commit, identity, champion, champion_savings, champion_problem
+            client,
+            model_name,
+            best,
+            data,
+            commit,
+            identity,
+            champion,
+            champion_savings,
+            champion_problem,
+            comparison,
         )
     if parent_run_id is not None:
         client.set_tag(parent_run_id, "cslearn.registry.outcome", decision.outcome)
@@ -275,9 +344,9 @@ def register_and_promote(
 
 
 def _register(
-    client, model_name, best, data, commit, identity, champion, champion_savings, champion_problem
+    client, model_name, best, data, commit, identity, champion, champion_savings, champion_problem, comparison
 ) -> RegistryDecision:
-    alias = decide_alias(best.savings, champion_savings)
+    alias = decide_alias(best.savings, champion_savings, comparison)
     try:
         client.get_registered_model(model_name)
     except MlflowException:
@@ -289,6 +358,8 @@ def _register(
         "savings": repr(float(best.savings)),
         "champion_savings_at_registration": repr(champion_savings),
         "champion_version_at_registration": str(champion.version) if champion is not None else "",
+        "cslearn.time_cutoff": "" if data.time_cutoff is None else repr(float(data.time_cutoff)),
+        "cslearn.dataset_version": "" if data.dataset_version is None else str(data.dataset_version),
     }
     version = _create_version(client, model_name, best, tags)
     description = version_description(
@@ -301,6 +372,7 @@ def _register(
         champion=champion,
         champion_savings=champion_savings,
         champion_problem=champion_problem,
+        comparison=comparison,
     )
     client.update_model_version(model_name, version.version, description=description)
     client.set_registered_model_alias(model_name, alias, version.version)
@@ -312,9 +384,15 @@ def _register(
         reason = f"v{version.version} replaces champion v{champion.version}, which could not be re-scored"
     else:
         relation = "beats" if alias == CHAMPION else "does not beat"
+        noise = ""
+        if comparison is not None:
+            noise = (
+                f" (difference {comparison.margin:+.4f}, {comparison.confidence:.0%} lower bound"
+                f" {comparison.low:+.4f}: {'more' if comparison.beats else 'not more'} than the noise)"
+            )
         reason = (
             f"v{version.version} ({best.savings:.4f}) {relation} champion v{champion.version}"
-            f" ({champion_savings:.4f}) on the same holdout: {alias}"
+            f" ({champion_savings:.4f}) on the same holdout{noise}: {alias}"
         )
     return RegistryDecision(
         model_name=model_name,
@@ -327,12 +405,18 @@ def _register(
         previous_champion_version=str(champion.version) if champion is not None else None,
         previous_champion_savings=champion_savings,
         holdout_key=data.holdout_key,
+        **_comparison_fields(comparison),
     )
 
 
 @task(name="register_and_promote", cache_policy=NO_CACHE)
 def register_and_promote_task(
-    tracking_uri: str, model_name: str, best: CandidateResult, data: RetrainData, parent_run_id: str
+    tracking_uri: str,
+    model_name: str,
+    best: CandidateResult,
+    data: RetrainData,
+    parent_run_id: str,
+    promotion: dict | None = None,
 ) -> dict:
     """Register the best candidate (unless it repeats the champion); move ``champion`` only if it wins."""
     logger = get_run_logger()
@@ -344,6 +428,15 @@ def register_and_promote_task(
         commit=git_commit(),
         parent_run_id=parent_run_id,
         logger=logger,
+        promotion=promotion,
     )
     logger.info("%s: %s", model_name, decision.reason)
     return decision.as_dict()
+
+
+@task(name="champion_fingerprint", cache_policy=NO_CACHE)
+def champion_fingerprint_task(tracking_uri: str | None, model_name: str) -> str | None:
+    """The data fingerprint the champion of ``model_name`` was trained on (``None``: no champion), so that a
+    refresh that leaves the data as the champion saw it retrains nothing."""
+    champion = version_with_alias(tracking_client(tracking_uri), model_name, CHAMPION)
+    return None if champion is None else champion.tags.get("cslearn.fingerprint")

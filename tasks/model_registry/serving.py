@@ -6,9 +6,13 @@ A model logged by :func:`tasks.model_registry.logged_models.log_model` has two f
   ``predict(X, cost_matrix=C)``);
 - ``python_function`` with this module as its ``loader_module``: :class:`CostAwareModel`, what
   ``mlflow.pyfunc.load_model(uri)`` and ``mlflow models serve -m models:/<name>@champion`` run. It holds the
-  estimator and the cost model fitted on the training rows (``cost_model.json``), so a request needs only the
-  raw feature columns: each row's costs ``[C_FP, C_FN, C_TP, C_TN]`` are derived from the row itself (credit
-  line from income and debt ratio, balance, amount; CSDT paper, Tables 4-6) exactly as the holdout's were.
+  estimator, the cost model fitted on the training rows (``cost_model.json``) and the encoding of the
+  dataset's raw columns (``encoding.json``, ``tasks.datasets.encoding.RawEncoding``), so a request carries
+  the raw columns a user has (``"job": "blue-collar"``, not one-hot columns): they are encoded as the
+  training rows were (a level the model never saw sets none of its 0/1 columns, as a missing value does),
+  and each row's costs ``[C_FP, C_FN, C_TP, C_TN]`` are derived from the row itself (credit line from income
+  and debt ratio, balance, amount; CSDT paper, Tables 4-6) exactly as the holdout's were. A model logged
+  without ``encoding.json`` takes the canonical feature columns.
 
 A request may also carry the four cost columns ``C_FP, C_FN, C_TP, C_TN``; they then take precedence over the
 derived costs. Bayes minimum risk models decide with the costs (``predict(X, cost_matrix=C)``, CSDT Section
@@ -37,11 +41,13 @@ import yaml
 from algorithms.metrics import COST_COLUMNS
 from schemas.cost_matrix import cost_matrix_from_frame
 from tasks.cost_models import COST_MODELS, CostModel, checked_cost_matrix
+from tasks.datasets.encoding import RawEncoding
 from tasks.fitting.evaluate import predict_labels, predict_uses_costs
 from tasks.model_registry.serialization import load_estimator_file
 
 __all__ = [
     "COST_MODEL_FILE",
+    "ENCODING_FILE",
     "OUTPUT_COLUMNS",
     "PICKLE_OPT_IN_VARIABLE",
     "CostAwareModel",
@@ -52,6 +58,9 @@ __all__ = [
 
 #: The fitted cost model's file in a logged model's folder (JSON: name, parameters, fitted statistics).
 COST_MODEL_FILE = "cost_model.json"
+
+#: The encoding of the raw columns in a logged model's folder (JSON: ``RawEncoding.to_record``).
+ENCODING_FILE = "encoding.json"
 
 #: Columns of :meth:`CostAwareModel.predict`'s result.
 OUTPUT_COLUMNS = ("decision", "probability", "expected_cost", *COST_COLUMNS)
@@ -109,14 +118,38 @@ class CostAwareModel:
         Fitted on a ``pandas.DataFrame`` (its ``feature_names_in_`` are the input columns).
     cost_model : tasks.cost_models.CostModel or None
         Fitted on the training rows; ``None`` when the costs can only come with the request.
+    encoding : tasks.datasets.encoding.RawEncoding or None
+        The raw columns the model takes and how they become its feature columns; ``None``: it takes the
+        feature columns themselves.
     """
 
-    def __init__(self, estimator, cost_model: CostModel | None = None):
+    def __init__(self, estimator, cost_model: CostModel | None = None, encoding: RawEncoding | None = None):
         self.estimator = estimator
         self.cost_model = cost_model
         self.feature_names = [str(name) for name in estimator.feature_names_in_]
+        self.encoding = encoding.restricted_to(self.feature_names) if encoding is not None else None
 
-    def cost_matrix(self, rows: pd.DataFrame) -> np.ndarray | None:
+    @property
+    def input_names(self) -> list[str]:
+        """The columns a request carries (besides the optional costs): raw columns, or feature columns."""
+        return self.encoding.raw_names if self.encoding is not None else self.feature_names
+
+    def features(self, rows: pd.DataFrame) -> pd.DataFrame:
+        """The model's feature columns of ``rows`` (encoded from the raw columns when it has an encoding).
+
+        Raises
+        ------
+        ValueError
+            Naming the missing columns, or the rows whose numeric column is not a finite number.
+        """
+        if self.encoding is not None:
+            return self.encoding.encode(rows)
+        missing = [name for name in self.feature_names if name not in rows]
+        if missing:
+            raise ValueError(f"input lacks feature column(s) {missing}; expected {self.feature_names}")
+        return rows[self.feature_names]
+
+    def cost_matrix(self, rows: pd.DataFrame, features: pd.DataFrame | None = None) -> np.ndarray | None:
         """``[C_FP, C_FN, C_TP, C_TN]`` per row: the request's cost columns, else derived by the cost model.
 
         Returns ``None`` when the request has no cost columns and there is no cost model.
@@ -139,7 +172,8 @@ class CostAwareModel:
             return cost_matrix_from_frame(rows[list(COST_COLUMNS)].astype(float))
         if self.cost_model is None:
             return None
-        return checked_cost_matrix(self.cost_model, rows, on_unreasonable="report").values
+        source = features if features is not None else rows
+        return checked_cost_matrix(self.cost_model, source, on_unreasonable="report").values
 
     def predict(self, model_input, params=None) -> pd.DataFrame:
         """Decide every row; see the module docstring for the columns of the result.
@@ -151,11 +185,8 @@ class CostAwareModel:
             model decides by costs and there are none.
         """
         rows = pd.DataFrame(model_input)
-        missing = [name for name in self.feature_names if name not in rows]
-        if missing:
-            raise ValueError(f"input lacks feature column(s) {missing}; expected {self.feature_names}")
-        features = rows[self.feature_names]
-        costs = self.cost_matrix(rows)
+        features = self.features(rows)
+        costs = self.cost_matrix(rows, features)
         if costs is None and predict_uses_costs(self.estimator):
             raise ValueError(
                 f"{type(self.estimator).__name__} decides with each row's costs and this model has no cost"
@@ -201,7 +232,11 @@ def load_model_folder(path: Path, *, allow_pickle: bool = False) -> CostAwareMod
     )
     cost_file = path / COST_MODEL_FILE
     cost_model = cost_model_from_state(json.loads(cost_file.read_text())) if cost_file.is_file() else None
-    return CostAwareModel(estimator, cost_model)
+    encoding_file = path / ENCODING_FILE
+    encoding = (
+        RawEncoding.from_record(json.loads(encoding_file.read_text())) if encoding_file.is_file() else None
+    )
+    return CostAwareModel(estimator, cost_model, encoding)
 
 
 def _load_pyfunc(path, model_config=None) -> CostAwareModel:

@@ -7,7 +7,8 @@ database. So the password never travels with the URI:
 - :func:`use_uri_credentials` moves the user info of a URI into ``MLFLOW_TRACKING_USERNAME`` /
   ``MLFLOW_TRACKING_PASSWORD`` (the variables MLflow's HTTP client reads for basic authentication) of this
   process and returns the bare URI, which is what the pipeline uses, shows and stores from then on;
-- :func:`redact_uri` replaces the user info by ``***`` wherever a URI that may still carry it is shown.
+- :func:`redact_uri` (:mod:`tasks.redaction`, shared with the data layer's SQL sources) replaces the user
+  info by ``***`` wherever a URI that may still carry it is shown.
 
 The flow parameter models (``schemas.flow_params``) refuse a URI with user info, so one can never reach a
 Prefect flow run's parameters.
@@ -17,6 +18,8 @@ from __future__ import annotations
 
 import os
 from urllib.parse import unquote, urlsplit, urlunsplit
+
+from tasks.redaction import host_part, redact_uri
 
 __all__ = [
     "PASSWORD_VARIABLE",
@@ -28,19 +31,6 @@ __all__ = [
 #: MLflow's basic-authentication variables.
 USERNAME_VARIABLE = "MLFLOW_TRACKING_USERNAME"
 PASSWORD_VARIABLE = "MLFLOW_TRACKING_PASSWORD"
-
-
-def _host_part(netloc: str) -> str:
-    """``netloc`` without its user info (``user:password@``)."""
-    return netloc.rpartition("@")[2]
-
-
-def redact_uri(uri: str) -> str:
-    """``uri`` with its user info (``user:password@``) replaced by ``***@``; unchanged when it has none."""
-    parts = urlsplit(uri)
-    if "@" not in parts.netloc:
-        return uri
-    return urlunsplit(parts._replace(netloc=f"***@{_host_part(parts.netloc)}"))
 
 
 def use_uri_credentials(uri: str | None) -> str | None:
@@ -58,4 +48,4 @@ def use_uri_credentials(uri: str | None) -> str | None:
         os.environ[USERNAME_VARIABLE] = unquote(parts.username)
     if parts.password is not None:
         os.environ[PASSWORD_VARIABLE] = unquote(parts.password)
-    return urlunsplit(parts._replace(netloc=_host_part(parts.netloc)))
+    return urlunsplit(parts._replace(netloc=host_part(parts.netloc)))

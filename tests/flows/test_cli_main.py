@@ -40,6 +40,8 @@ def test_every_subcommand_group_is_registered():
         "methods",
         "compare",
         "retrain",
+        "score",
+        "monitor",
         "report",
         "figure",
         "runs",

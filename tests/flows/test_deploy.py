@@ -75,7 +75,19 @@ def test_prefect_yaml_declares_the_deployments_with_anchors_and_utc_crons():
         "retrain-credit-scoring",
         "retrain-direct-marketing",
         "retrain-card-fraud",
+        "refresh-retrain",
+        "score-newest",
+        "monitor-newest",
     }
+    live = {
+        "refresh-retrain": "flows/refresh_retrain.py:refresh_and_retrain",
+        "score-newest": "flows/score.py:score",
+        "monitor-newest": "flows/monitor.py:monitor",
+    }
+    for name, entrypoint in live.items():
+        assert deployments[name]["entrypoint"] == entrypoint
+        ((schedule,),) = [deployments[name]["schedules"]]
+        assert schedule["active"] is False and schedule["timezone"] == "UTC"  # a dataset must be set first
     assert "definitions" in config
     assert deployments["compare-benchmark"]["schedules"] == []
     assert deployments["compare-benchmark"]["entrypoint"] == "flows/compare.py:compare"

@@ -2,7 +2,9 @@
 
 For each business dataset (a stratified row cap keeps it quick) a Bayes minimum risk model is fit with the
 training costs, logged with its cost model, registered as champion and served; the holdout's raw rows are
-posted to ``/invocations`` (``dataframe_split``) without any cost. The served costs are the holdout's (derived
+posted to ``/invocations`` (``dataframe_split``) as a user has them (``"job": "blue-collar"``, not one-hot
+columns: the model holds the dataset's encoding, and its signature is the raw schema) without any cost.
+The served costs are the holdout's (derived
 from income / debt ratio, balance or amount by the cost model fit on the training rows), the served decisions
 equal the in-process ones, and their savings equal the savings logged at registration.
 """
@@ -19,6 +21,7 @@ from mlflow import MlflowClient
 
 from algorithms.metrics import COST_COLUMNS, savings_score
 from tasks.datasets import load_dataset
+from tasks.datasets.encoding import RawEncoding
 from tasks.model_registry import (
     fit_and_log_candidate,
     load_cost_aware_model,
@@ -65,20 +68,24 @@ def test_the_served_champion_decides_with_each_rows_costs_and_reproduces_the_log
     decision = register_and_promote(client, name, candidate, data)
     model_uri = f"models:/{name}@champion"
 
+    raw = RawEncoding.from_record(data.encoding).decode(data.holdout_features)
     server = launch_model_server(model_uri, mlflow_server, tmp_path)
     try:
         server.wait_until_healthy()
-        served = _invoke(server.url, data.holdout_features)
+        served = _invoke(server.url, raw)
         given = np.tile([1.0, 1e6, 0.0, 0.0], (20, 1))  # explicit costs: a miss costs a million
         rows = data.holdout_features.head(20)
-        with_costs = _invoke(server.url, rows.assign(**dict(zip(COST_COLUMNS, given.T, strict=True))))
+        with_costs = _invoke(server.url, raw.head(20).assign(**dict(zip(COST_COLUMNS, given.T, strict=True))))
     finally:
         server.stop()
 
     assert list(served.columns) == ["decision", "probability", "expected_cost", *COST_COLUMNS]
     np.testing.assert_allclose(served[list(COST_COLUMNS)].to_numpy(), data.holdout_costs, rtol=1e-12)
     cost_aware = load_cost_aware_model(model_uri, tracking_uri=mlflow_server)
-    in_process = cost_aware.predict(data.holdout_features)
+    assert cost_aware.input_names == list(raw.columns)
+    if dataset == "direct-marketing":
+        assert "job" in raw.columns and raw["job"].map(type).eq(str).all() and "job=blue-collar" not in raw
+    in_process = cost_aware.predict(raw)
     np.testing.assert_array_equal(served["decision"].to_numpy(), in_process["decision"].to_numpy())
     np.testing.assert_allclose(served["probability"], in_process["probability"], rtol=1e-12)
 

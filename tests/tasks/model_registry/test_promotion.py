@@ -59,6 +59,11 @@ def test_champion_moves_only_when_beaten_on_the_same_holdout(logged_candidates):
     second = register_and_promote(client, name, good, data)
     assert (second.version, second.alias, second.previous_champion_version) == ("2", CHAMPION, "1")
     assert second.previous_champion_savings == pytest.approx(bad.savings)  # re-scored, not read back
+    assert second.margin == pytest.approx(good.savings - bad.savings)  # the paired bootstrap's observed gain
+    assert second.lower_bound > 0 and second.confidence == 0.95 and second.p_value < 0.05
+    assert (
+        "Better by more than the noise? savings difference" in client.get_model_version(name, "2").description
+    )
 
     third = register_and_promote(client, name, bad, data)
     assert (third.alias, third.previous_champion_version) == (CHALLENGER, "2")
@@ -82,9 +87,16 @@ def test_champion_moves_only_when_beaten_on_the_same_holdout(logged_candidates):
     assert champion.tags["holdout_key"] == data.holdout_key
     assert float(champion.tags["savings"]) == pytest.approx(good.savings)
 
-    # A new champion clears the stale challenger.
-    better = register_and_promote(client, name, dataclasses.replace(good, savings=good.savings + 1.0), data)
-    assert better.alias == CHAMPION
+    # A claim of higher savings with the champion's very decisions is no gain: the bootstrap sees none.
+    same_decisions = dataclasses.replace(good, savings=good.savings + 1.0)
+    claimed = register_and_promote(client, name, same_decisions, data)
+    assert claimed.alias == CHALLENGER and claimed.margin == 0.0 and claimed.p_value == 1.0
+    # Without decisions to resample the savings are compared as they are; a new champion clears the
+    # stale challenger.
+    better = register_and_promote(
+        client, name, dataclasses.replace(good, savings=good.savings + 1.0, holdout_decisions=None), data
+    )
+    assert better.alias == CHAMPION and better.margin is None
     assert version_with_alias(client, name, CHALLENGER) is None
 
     loaded = load_model_version(client, version_with_alias(client, name, CHAMPION))
