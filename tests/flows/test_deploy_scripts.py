@@ -15,6 +15,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+import yaml
 
 from tests.servers import free_port
 
@@ -144,12 +145,12 @@ def test_make_deploy_starts_server_pool_worker_deploys_all_and_stops(tmp_path):
 
         response = httpx.post(f"http://127.0.0.1:{port}/api/deployments/filter", json={}, timeout=30)
         response.raise_for_status()
-        assert sorted(deployment["name"] for deployment in response.json()) == [
-            "compare-benchmark",
-            "retrain-card-fraud",
-            "retrain-credit-scoring",
-            "retrain-direct-marketing",
-        ]
+        # Every deployment that prefect.yaml declares, the live loop's (inactive schedules) included.
+        declared = yaml.safe_load((PROJECT / "prefect.yaml").read_text())["deployments"]
+        assert len(declared) == 7
+        assert sorted(deployment["name"] for deployment in response.json()) == sorted(
+            deployment["name"] for deployment in declared
+        )
         assert {deployment["work_pool_name"] for deployment in response.json()} == {"cslearn-local"}
 
         stopped = subprocess.run(
