@@ -1,5 +1,5 @@
 """Data-level baselines from imbalanced-learn: a resampler and a decision tree in an imblearn ``Pipeline``,
-and ``RUSBoostClassifier`` (spec section 5, last item; the WOTBoost paper's comparison methods).
+and ``RUSBoostClassifier`` (docs/algorithms.md §5, last item; the WOTBoost paper's comparison methods).
 
 ``BASELINE_METHODS`` maps keys to classes that construct with no arguments and follow the table's
 contract ``fit(X, y, sample_weight=None, *, cost_matrix=None)``:

@@ -46,9 +46,9 @@ SKLEARN_FIT = (
     + "AdaBoostClassifier(DecisionTreeClassifier(max_depth=1), n_estimators=50, random_state=0).fit(X, y)\n"
 )
 PROGRAMS = {
-    "cslearn AdaCC1 (`METHODS[\"adacc1\"]`): import + data + first fit": CSLEARN_FIT,
+    'cslearn AdaCC1 (`METHODS["adacc1"]`): import + data + first fit': CSLEARN_FIT,
     "scikit-learn AdaBoostClassifier: import + data + first fit": SKLEARN_FIT,
-    "cslearn import (`from algorithms import METHODS; METHODS[\"adacc1\"]`)": (
+    'cslearn import (`from algorithms import METHODS; METHODS["adacc1"]`)': (
         'from algorithms import METHODS\nMETHODS["adacc1"]\n'
     ),
     "scikit-learn import (`import sklearn.ensemble, sklearn.tree`)": (

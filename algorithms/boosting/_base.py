@@ -696,7 +696,8 @@ fit_negative_cost_grid`).
             yield score
 
     def decision_function(self, X):
-        """Normalised ensemble score ``sum_t alpha_t h_t(x) / sum_t alpha_t`` in [-1, 1] (spec section 1).
+        """Normalised ensemble score ``sum_t alpha_t h_t(x) / sum_t alpha_t`` in [-1, 1] (docs/algorithms.md
+        §1).
 
         With asymmetric vote weights the denominator is ``sum_t max(v+_t, v-_t)``. Positive values favour
         ``classes_[1]`` (scikit-learn's convention).

@@ -1,7 +1,7 @@
 """Pure rule functions of the binary AdaBoost.M2 family (SMOTEBoost, WOTBoost).
 
 Notation follows the WOTBoost paper (Zhang et al.,
-``../shared/papers/wotboost-weighted-oversampling-boosting.txt``, Algorithms 1-2) and spec section 5. With
+Zhang, Ramezani and Naeim 2019, Algorithms 1-2) and docs/algorithms.md §5. With
 two classes the mislabel set ``B`` holds one wrong label per sample, so the M2 distribution
 ``D_t(i, ybar_i)`` is a vector over the original samples. The weak hypothesis is ``h_t(x, y) = p_t(y | x)``;
 the shared loop hands rules the signed output ``2 p_t(+|x) - 1``, from which
@@ -55,7 +55,7 @@ def m2_vote_weight(pseudo_loss):
     WOTBoost paper, Algorithm 1, output.
     For two classes the argmax is the sign of ``sum_t ln(1/beta_t) (2 p_t(+|x) - 1)``, the shared loop's
     weighted vote. The value is <= 0 exactly when ``eps_t >= 1/2``, which tells the loop to discard the
-    learner and stop (spec section 5).
+    learner and stop (docs/algorithms.md §5).
     """
     return float(-np.log(m2_beta(pseudo_loss)))
 
@@ -65,7 +65,7 @@ def m2_update(weights, y, output, beta):
 
     The standard AdaBoost.M2 update (Freund and Schapire 1997). The WOTBoost paper's Algorithm 1, line 7,
     prints the exponent as ``1/2 (1 - h_t(x_i, y_i) + h_t(x_i, ybar_i))``, which would shrink the weight of
-    the samples the learner gets wrong; spec section 5 fixes the sign. Since ``beta_t < 1``, a sample's
+    the samples the learner gets wrong; docs/algorithms.md §5 fixes the sign. Since ``beta_t < 1``, a sample's
     weight falls the more confidently it is classified correctly, so misclassified samples gain weight
     after normalisation.
     """
@@ -111,7 +111,8 @@ def largest_remainder_allotment(total, shares, random_state):
 
 
 def uniform_allotment(total, minority_weights, random_state):
-    """SMOTEBoost: ``N`` split evenly over the minority samples, whatever their weights (spec section 5)."""
+    """SMOTEBoost: ``N`` split evenly over the minority samples, whatever their weights (docs/algorithms.md
+    §5)."""
     return largest_remainder_allotment(total, np.ones_like(minority_weights, dtype=float), random_state)
 
 

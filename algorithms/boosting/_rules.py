@@ -2,7 +2,7 @@
 
 Every function works on whole arrays (no per-sample Python loops; the reductions are the compiled passes of
 :mod:`algorithms.boosting._kernels`, never BLAS) and cites the equation it implements. Notation follows the
-AdaCC paper (Iosifidis et al., ``../shared/papers/adacc-cumulative-cost-boosting.txt``): ``y`` holds the
+AdaCC paper (Iosifidis et al. 2023): ``y`` holds the
 signed labels (+1 for the positive class, -1 for the negative one), ``output`` the weak learner's
 ``h_t(x_i)`` in [-1, 1] (exactly +-1 for a discrete learner), ``weights`` the distribution ``D^t`` (sums to
 1) and ``costs`` the round's per-sample costs ``C^t_i``. A parameter's name is the round quantity the loop
@@ -21,7 +21,7 @@ from algorithms.boosting import _kernels
 from algorithms.cost.minimum_risk import outcome_regrets
 
 #: Smallest weighted error (or misclassified mass) used in an alpha formula. A weak learner without weighted
-#: errors gets the finite alpha of this error (spec section 1) instead of an infinite one.
+#: errors gets the finite alpha of this error (docs/algorithms.md §1) instead of an infinite one.
 ERROR_FLOOR = 1e-10
 
 #: Relative size below which an ensemble margin is a tie: ``|F(x)| <= TIE_TOLERANCE * sum_t |v_t|`` counts
@@ -294,5 +294,6 @@ def weighted_votes(output, vote_weights):
 
 
 def stop_after_perfect_learner(weighted_error):
-    """Stop once a learner has zero weighted error (spec section 1): the loop has nothing left to boost."""
+    """Stop once a learner has zero weighted error (docs/algorithms.md §1): the loop has nothing left to
+    boost."""
     return weighted_error <= 0.0

@@ -4,7 +4,7 @@ A decision stump is a depth-1 tree: one feature, one threshold, two leaves. Boos
 the same ``X`` with new weights, so :class:`PresortedStumpSearch` sorts every feature once and then answers
 each round in O(n * m) with running (cumulative) weighted class sums: the cost the AdaCC paper assumes for a
 stump (Section 4.2, "Time complexity"), whose experiments use depth-1 trees for every method (Section 5;
-``../shared/spec/algorithms.md`` section 1).
+docs/algorithms.md §1).
 :class:`DecisionStump` is the same search behind the scikit-learn classifier API.
 
 Split criteria (``criterion``), for a candidate split into a left leaf L and a right leaf R with weighted

@@ -1,8 +1,8 @@
 """AdaCC1 and AdaCC2, cumulative cost-sensitive boosting, and their non-cumulative ablations AdaN-CC1/2.
 
-Iosifidis, Papaioannou and Ntoutsi, "AdaCC: cumulative cost-sensitive boosting for imbalanced classification"
-(``../shared/papers/adacc-cumulative-cost-boosting.txt``), Section 4 (Eq. 5-18) and Section 5.2 (AdaN-CC).
-Each estimator offers two formulations (spec section 2):
+Iosifidis, Papadopoulos, Rosenhahn and Ntoutsi (2023), "AdaCC: cumulative cost-sensitive boosting for
+imbalanced classification", Knowledge and Information Systems 65(2), Section 4 (Eq. 5-18) and Section 5.2
+(AdaN-CC). Each estimator offers two formulations (docs/algorithms.md §2):
 
 ``"reference"`` (default)
     What the authors' published code (``cumulative-cost-boosting`` 0.1.2) computes, which produced the
@@ -18,7 +18,8 @@ Each estimator offers two formulations (spec section 2):
 
 Why the default is not the printed form: measured on six KEEL imbalanced sets (5-fold CV, 100 stumps),
 ``"paper"`` hits its Eq. 13 stop after 2-10 rounds on most of them and loses balanced accuracy (glass2 0.49
-vs 0.62, page-blocks0 0.80 vs 0.94), while ``"reference"`` beat AdaBoost on five of six (spec section 2).
+vs 0.62, page-blocks0 0.80 vs 0.94), while ``"reference"`` beat AdaBoost on five of six (docs/algorithms.md
+§2).
 """
 
 from __future__ import annotations
@@ -68,7 +69,8 @@ def ensemble_error_rates(y, output, cumulative_votes, vote_scale, class_mass, al
 
 # ------------------------------------------------------------------------- "reference": the published code
 def log_odds_alpha(weighted_error):
-    """The published code's learner weight ``alpha_t = ln((1 - e) / e)`` (no factor 1/2; spec section 2).
+    """The published code's learner weight ``alpha_t = ln((1 - e) / e)`` (no factor 1/2; docs/algorithms.md
+    §2).
 
     This is the SAMME weight for two classes (Zhu et al. 2009). ``e`` is floored at
     :data:`~algorithms.boosting._rules.ERROR_FLOOR`; a result <= 0 (``e >= 1/2``) stops the loop.

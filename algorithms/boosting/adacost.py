@@ -1,4 +1,4 @@
-"""AdaCost (Fan et al. 1999; AdaCC Table 3; spec section 3) in two formulations.
+"""AdaCost (Fan et al. 1999; AdaCC Table 3; docs/algorithms.md §3) in two formulations.
 
 - ``"adacc-code"``: AdaCost as the AdaCC authors' code runs it (their ``CostBoostingAlgorithms``), the code
   that produced the AdaCC paper's tables: the learner weight comes from the plain weighted error and the cost
@@ -40,7 +40,8 @@ FAN_COST_SCALE = 0.1
 
 
 def adacost_cost_factors(y, output, costs):
-    """AdaCost's cost-adjustment ``beta_i`` (Fan et al. 1999, the "beta2" of Ting 2000; spec section 3).
+    """AdaCost's cost-adjustment ``beta_i`` (Fan et al. 1999, the "beta2" of Ting 2000; docs/algorithms.md
+    §3).
 
     ``beta_i = 1/2 (1 + C_i)`` when ``h_t`` misclassifies sample ``i`` and ``1/2 (1 - C_i)`` when it is right,
     for costs ``C_i`` in [0, 1]. AdaCost then uses ``beta_i`` where AdaC1 uses ``C_i``:
@@ -115,8 +116,9 @@ class AdaCost(FixedCostBoostingClassifier):
     which with equal costs never changes a weight, so every round refits the first learner; not copied.)
 
     ``formulation="fan"``, Fan et al.'s equations as the AdaCC paper's Table 3 lists them (its alpha cell is
-    garbled; spec section 3): ``beta_i = 1/2 (1 + C_i)`` for a misclassified sample and ``1/2 (1 - C_i)`` for
-    a correct one, ``r = sum_i D^t(i) y_i h_t(x_i) beta_i``, ``alpha_t = 1/2 ln((1 + r) / (1 - r))`` and
+    garbled; docs/algorithms.md §3): ``beta_i = 1/2 (1 + C_i)`` for a misclassified sample and
+    ``1/2 (1 - C_i)`` for a correct one, ``r = sum_i D^t(i) y_i h_t(x_i) beta_i``,
+    ``alpha_t = 1/2 ln((1 + r) / (1 - r))`` and
     ``D^{t+1}(i) = D^t(i) exp(-alpha_t y_i h_t(x_i) beta_i) / Z_t``; boosting stops, discarding the learner,
     when ``r <= 0``. Used with the AdaCC paper's ``C+ = 1`` as given, a correct positive has ``beta = 0`` and
     the first round fails whenever the missed positives outweigh the negatives' small ``beta``; so the costs

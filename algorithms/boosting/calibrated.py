@@ -1,7 +1,7 @@
 """AdaMEC-Cal and CGAda-Cal: Platt-calibrated boosting with the minimum-expected-cost decision.
 
 Nikolaou et al. (2016), "Cost-sensitive boosting algorithms: do we really need them?", as used by the AdaCC
-paper (Section 5.2) and fixed by spec section 3: the ensemble's score is calibrated with Platt scaling
+paper (Section 5.2) and fixed by docs/algorithms.md §3: the ensemble's score is calibrated with Platt scaling
 (scikit-learn's ``CalibratedClassifierCV(method="sigmoid")``) on data the ensemble was not trained on, and a
 sample is labelled positive when its calibrated ``p(+|x) > C- / (C+ + C-)``.
 
@@ -14,8 +14,8 @@ class costs.
 Cross-fitting: ``CalibratedClassifierCV(..., ensemble=False)`` with stratified, shuffled folds collects
 out-of-fold scores of ensembles trained on the other folds, fits the sigmoid on them, and then refits one
 ensemble on all the training data; that ensemble's score goes through the sigmoid at prediction time. (The
-authors' code calibrates in-sample with isotonic regression and a complemented threshold; spec section 3 says
-not to copy that.)
+authors' code calibrates in-sample with isotonic regression and a complemented threshold; docs/algorithms.md
+§3 says not to copy that.)
 """
 
 from __future__ import annotations
@@ -218,7 +218,7 @@ class AdaMECCalibrated(_CalibratedCostBoosting):
     rule.
 
     AdaMEC trains plain AdaBoost and moves only the decision; here the move is applied to the calibrated
-    probability: positive when ``p(+|x) > C- / (C+ + C-)`` (Nikolaou et al. 2016; spec section 3).
+    probability: positive when ``p(+|x) > C- / (C+ + C-)`` (Nikolaou et al. 2016; docs/algorithms.md §3).
 """
         + _PARAMETERS_DOC
     )
@@ -232,7 +232,7 @@ class CGAdaCalibrated(_CalibratedCostBoosting):
 
     The sigmoid, fitted on held-out samples without cost weights, maps CGAda's score to ``p(+|x)``; the
     decision
-    is ``p(+|x) > C- / (C+ + C-)`` (Nikolaou et al. 2016; spec section 3).
+    is ``p(+|x) > C- / (C+ + C-)`` (Nikolaou et al. 2016; docs/algorithms.md §3).
 """
         + _PARAMETERS_DOC
     )

@@ -1,11 +1,12 @@
-"""Cost-Sensitive AdaBoost, "Algorithm 2" (``../shared/papers/cost-sensitive-adaboost-algorithm2.txt``).
+"""Cost-Sensitive AdaBoost, "Algorithm 2", a one-page listing without its paper (docs/algorithms.md §0).
 
-Spec section 4 resolves the paper's ambiguities: the round error is the balanced (class-conditional) error,
-``beta_i`` comes from the round's confusion counts, and step 5's "select a training data subset" defaults to
-fitting on all samples with weights (``resample=True`` draws a bootstrap sample instead). Which weights the
-weak learner sees is ``weak_learner_weights``: ``"balanced"`` (default) rescales ``D^t`` so that each class
-carries half the mass, the distribution under which the weak learner's plain weighted error *is* the balanced
-error ``epsilon_t`` of step 6 that ``alpha_t`` is computed from; ``"distribution"`` is the literal ``D^t``.
+docs/algorithms.md §4 resolves the listing's ambiguities: the round error is the balanced (class-conditional)
+error, ``beta_i`` comes from the round's confusion counts, and step 5's "select a training data subset"
+defaults to fitting on all samples with weights (``resample=True`` draws a bootstrap sample instead). Which
+weights the weak learner sees is ``weak_learner_weights``: ``"balanced"`` (default) rescales ``D^t`` so that
+each class carries half the mass, the distribution under which the weak learner's plain weighted error *is*
+the balanced error ``epsilon_t`` of step 6 that ``alpha_t`` is computed from; ``"distribution"`` is the
+literal ``D^t``.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ __all__ = [
 
 
 def balanced_error(weights, y, output):
-    """Algorithm 2's error ``epsilon_t = (epsilon_p + epsilon_n) / 2`` (step 6; spec section 4).
+    """Algorithm 2's error ``epsilon_t = (epsilon_p + epsilon_n) / 2`` (step 6; docs/algorithms.md §4).
 
     ``epsilon_p`` and ``epsilon_n`` are class-conditional: the weight ``D^t`` of the misclassified positives
     (negatives) divided by the weight of all positives (negatives), i.e. the FNR and FPR of ``h_t`` in
@@ -70,7 +71,7 @@ def class_predictive_values(true_positive, false_positive, true_negative, false_
 
 
 def confusion_cost_factors(y, output, outcome_costs, predictive_values):
-    """Algorithm 2's ``beta_i`` (step 8; spec section 4).
+    """Algorithm 2's ``beta_i`` (step 8; docs/algorithms.md §4).
 
     ``beta_i = TP/(TP+FP) c10`` for a false negative, ``TN/(TN+FN) c01`` for a false positive,
     ``TP/(TP+FP) c11`` for a true positive and ``TN/(TN+FN) c00`` for a true negative.
@@ -131,7 +132,7 @@ CSADA_RULES = BoostingRules(
 class CostSensitiveAdaBoost(BaseBoostingClassifier):
     """Cost-Sensitive AdaBoost ("Algorithm 2"): AdaBoost with a balanced error and confusion-scaled costs.
 
-    ``D^1(i) = 1/n`` (times ``sample_weight``). Each round (spec section 4):
+    ``D^1(i) = 1/n`` (times ``sample_weight``). Each round (docs/algorithms.md §4):
 
     - ``epsilon_t = (epsilon_p + epsilon_n) / 2`` with the class-conditional weighted errors
       ``epsilon_p = sum_{i in D+, h_t(x_i) != y_i} D^t(i) / sum_{i in D+} D^t(i)`` (same for negatives);
@@ -203,10 +204,12 @@ trace_, stop_reason_
     ``r_i = C_FP,i - C_TN,i`` (clipped at 0), so ``c11 = c00 = 0``. (Read literally on the raw columns, bank
     marketing's ``C_FP = C_TP = 1``, the contact cost paid either way, violated ``c01 > c11`` and the fit
     was refused; issue 8.) The misclassification costs are the class costs ``c10 = c(+)``, ``c01 = c(-)``
-    with ``c(+-) = R+- / max(R+, R-)`` from the class mean regrets, and each row's regret over its class mean,
-    ``w_i = r_i / R_{y_i}``, multiplies ``D^1``. The conditions then hold whenever both classes have some
-    regret (otherwise ``fit`` raises, naming the class); a single row without regret just starts, and stays,
-    at weight 0 and never fails the fit. The class-cost parameters are ignored.
+    with ``c(+-) = C+- R+- / max(C+ R+, C- R-)`` from the class mean regrets ``R+-``, where
+    ``positive_cost`` and ``negative_cost`` (``C+-``, default 1) scale their class's regret; each row's
+    regret over its class mean, ``w_i = r_i / R_{y_i}``, multiplies ``D^1``. The conditions then hold whenever
+    both classes have some regret (otherwise ``fit`` raises, naming the class); a single row without regret
+    just starts, and stays, at weight 0 and never fails the fit. ``true_positive_cost`` and
+    ``true_negative_cost`` are not used: the regrets already subtract the cost of a correct decision.
     """
 
     _expected_failed_checks = {

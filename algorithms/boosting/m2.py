@@ -1,7 +1,7 @@
 """SMOTEBoost and WOTBoost: binary AdaBoost.M2 with synthetic minority samples in every round.
 
-WOTBoost paper (``../shared/papers/wotboost-weighted-oversampling-boosting.txt``), Algorithms 1-2, with the
-decisions of spec section 5. Both run on the shared loop of :mod:`algorithms.boosting._base`; they bind
+WOTBoost paper (Zhang, Ramezani and Naeim 2019), Algorithms 1-2, with the
+decisions of docs/algorithms.md §5. Both run on the shared loop of :mod:`algorithms.boosting._base`; they bind
 
 - the M2 rules (:mod:`algorithms.boosting._m2_rules`): real-valued weak output ``2 p_t(+|x) - 1`` from
   ``predict_proba``, pseudo-loss ``eps_t``, vote ``ln(1/beta_t)``, the standard (Freund and Schapire 1997)
@@ -72,7 +72,7 @@ class M2BoostingClassifier(BaseBoostingClassifier):
     A subclass chooses the allotment ``g_i`` (how many children each minority sample gets) through
     ``_allot``, a function ``(N, minority weights D_t, random_state) -> g``.
 
-    Round ``t`` (WOTBoost paper, Algorithm 1; spec section 5):
+    Round ``t`` (WOTBoost paper, Algorithm 1; docs/algorithms.md §5):
 
     1. ``N`` synthetic minority samples: ``g_i`` children of minority sample ``x_i``, each
        ``x_i + lambda (x_nn - x_i)`` with ``x_nn`` one of the ``k_neighbors`` nearest minority neighbours

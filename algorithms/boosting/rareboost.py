@@ -1,4 +1,5 @@
-"""RareBoost (Joshi, Kumar and Agarwal 2001) as summarised in the AdaCC paper, Table 3 (spec section 3)."""
+"""RareBoost (Joshi, Kumar and Agarwal 2001) as summarised in the AdaCC paper, Table 3 (docs/algorithms.md
+§3)."""
 
 from __future__ import annotations
 

@@ -1,8 +1,8 @@
 """Two rounds of AdaCC1 / AdaCC2 (both formulations) worked out by hand and matched to 1e-12.
 
 The expected numbers are computed here independently of :mod:`algorithms.boosting._rules`: plain Python
-arithmetic over the samples, following AdaCC paper Eq. 5-8, 12-18 (``formulation="paper"``) and spec section 2
-(``formulation="reference"``, the authors' published code) step by step.
+arithmetic over the samples, following AdaCC paper Eq. 5-8, 12-18 (``formulation="paper"``) and
+docs/algorithms.md §2 (``formulation="reference"``, the authors' published code) step by step.
 
 Toy problem: ten points ``x = 1..10`` on one feature, positives (the minority, 3 of 10) at ``x = 3, 8, 9``.
 With uniform weights the best Gini stump is ``x > 7.5 -> positive``: it misses the positive ``x = 3`` and

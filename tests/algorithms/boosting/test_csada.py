@@ -1,6 +1,6 @@
-"""Cost-Sensitive AdaBoost, "Algorithm 2" (``../shared/papers/cost-sensitive-adaboost-algorithm2.txt``, spec
-section 4): two rounds by hand, the cost conditions, the ``cost_matrix`` mapping, step 5's resampling and the
-weights the weak learner is fitted with (class-balanced ``D^t`` by default, or ``D^t`` as printed)."""
+"""Cost-Sensitive AdaBoost, "Algorithm 2" (docs/algorithms.md §4): two rounds by hand, the cost conditions,
+the ``cost_matrix`` mapping, step 5's resampling and the weights the weak learner is fitted with
+(class-balanced ``D^t`` by default, or ``D^t`` as printed)."""
 
 from __future__ import annotations
 

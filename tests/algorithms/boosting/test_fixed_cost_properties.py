@@ -1,5 +1,5 @@
-"""Properties of the fixed-cost competitors (spec section 3): the AdaBoost oracle where a method reduces to
-it, cost scaling, the ``cost_matrix`` mapping and the calibrated variants."""
+"""Properties of the fixed-cost competitors (docs/algorithms.md §3): the AdaBoost oracle where a method
+reduces to it, cost scaling, the ``cost_matrix`` mapping and the calibrated variants."""
 
 from __future__ import annotations
 

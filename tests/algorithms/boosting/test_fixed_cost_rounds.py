@@ -1,4 +1,5 @@
-"""Two boosting rounds of every fixed-cost competitor, computed by hand (AdaCC Table 3; spec section 3).
+"""Two boosting rounds of every fixed-cost competitor, computed by hand (AdaCC Table 3; docs/algorithms.md
+§3).
 
 Each test fits the estimator for one and for two rounds on a ten-sample toy problem, reads the weak learners'
 outputs ``h_1``, ``h_2`` from the fitted stumps, and recomputes ``D^1``, ``alpha_1``, ``D^2``, ``alpha_2`` and
@@ -51,7 +52,7 @@ def normalised(weights):
 
 
 def assert_plain_vote(model, h1, h2, alpha1, alpha2):
-    """``H(x) = sign(sum_t alpha_t h_t(x))`` and the normalised score of spec section 1."""
+    """``H(x) = sign(sum_t alpha_t h_t(x))`` and the normalised score of docs/algorithms.md §1."""
     margin = alpha1 * h1 + alpha2 * h2
     assert_allclose(model.decision_function(X_TOY), margin / (alpha1 + alpha2), **TOLERANCE)
     assert_allclose(model.predict(X_TOY), np.where(margin > 0, 1, 0))
