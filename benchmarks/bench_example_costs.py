@@ -145,11 +145,12 @@ def table(results, errors, sizes, datasets, keys=None) -> str:
         cells = []
         for name, protocol in columns:
             outcome = results.get((name, protocol, key))
-            cells.append(
-                "error"
-                if outcome is None
-                else f"{outcome[0]:.3f} (F1 {outcome[1]:.2f}, {outcome[2]:.1%} pos)"
-            )
+            if (name, protocol, key) not in results:
+                cells.append("–")  # not run in this table
+            elif outcome is None:
+                cells.append("error")
+            else:
+                cells.append(f"{outcome[0]:.3f} (F1 {outcome[1]:.2f}, {outcome[2]:.1%} pos)")
         lines.append(f"| {key} | " + " | ".join(cells) + " |")
     best = []
     for name, protocol in columns:
@@ -162,7 +163,10 @@ def table(results, errors, sizes, datasets, keys=None) -> str:
             continue
         value, key = max(boosting)
         tree = results.get((name, protocol, "csdt"))
-        tree_text = "error" if tree is None else f"{tree[0]:.3f}"
+        if (name, protocol, "csdt") not in results:
+            tree_text = "in another table"
+        else:
+            tree_text = "error" if tree is None else f"{tree[0]:.3f}"
         best.append(f"- {name} {protocol}: best boosting {key} {value:.3f}; CSDT {tree_text}")
     size_lines = [
         f"- {name}: {rows:,} rows used of {full:,} ({positives:,} positives)"

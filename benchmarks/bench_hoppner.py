@@ -111,10 +111,16 @@ def table(folds, names) -> str:
             f"Published (Höppner et al. 2022, 5 x 2 CV): cslogit {PUBLISHED['cslogit']}, csboost "
             f"{PUBLISHED['csboost']}, logistic regression {PUBLISHED['logistic regression']}, xgboost "
             f"{PUBLISHED['xgboost']}.",
-            "",
-            "Hyper-parameters the tuned rows chose (inner 2-fold CV on the training half):",
-            "",
-            *chosen,
+            *(
+                [
+                    "",
+                    "Hyper-parameters the tuned rows chose (inner 2-fold CV on the training half):",
+                    "",
+                    *chosen,
+                ]
+                if chosen
+                else []
+            ),
         ]
     )
 

@@ -9,6 +9,8 @@ rows came from (a SQL URL without its credentials), and the input tags carry the
 
 from __future__ import annotations
 
+import warnings
+
 from mlflow import MlflowClient
 
 from tasks.redaction import redact_uri
@@ -35,17 +37,24 @@ def log_dataset_input(
     from mlflow.data.code_dataset_source import CodeDatasetSource
     from mlflow.entities import DatasetInput, InputTag
 
-    logged = mlflow.data.from_pandas(
-        frame,
-        source=CodeDatasetSource({"source": redact_uri(source)}),
-        targets="target" if "target" in frame else None,
-        name=name,
-        digest=fingerprint[:DIGEST_LENGTH],
-    )
     tags = [
         InputTag(key="mlflow.data.context", value=context),
         InputTag(key="cslearn.fingerprint", value=fingerprint),
     ]
     if version is not None:
         tags.append(InputTag(key="cslearn.dataset_version", value=str(version)))
-    client.log_inputs(run_id, datasets=[DatasetInput(dataset=logged._to_mlflow_entity(), tags=tags)])
+    # MLflow infers the frame's schema (on the record's conversion) and hints that integer columns cannot hold
+    # missing values: a warning for model inputs, not for the record of a dataset.
+    with warnings.catch_warnings():
+        warnings.filterwarnings(
+            "ignore", message="Hint: Inferred schema contains integer", category=UserWarning
+        )
+        logged = mlflow.data.from_pandas(
+            frame,
+            source=CodeDatasetSource({"source": redact_uri(source)}),
+            targets="target" if "target" in frame else None,
+            name=name,
+            digest=fingerprint[:DIGEST_LENGTH],
+        )
+        record = logged._to_mlflow_entity()
+    client.log_inputs(run_id, datasets=[DatasetInput(dataset=record, tags=tags)])
