@@ -23,7 +23,7 @@ def test_the_readme_states_the_cells_make_run_fits():
     datasets = shlex.split(_run_sh_default("CSLEARN_RUN_DATASETS"))
     folds = int(_run_sh_default("CSLEARN_RUN_FOLDS")) * int(_run_sh_default("CSLEARN_RUN_REPEATS"))
     stated = re.search(
-        r"It runs ([\d,]+) cells \((\d+) datasets x (\d+) methods x (\d+) folds\)",
+        r"It\s+runs\s+([\d,]+)\s+cells\s+\((\d+)\s+datasets\s+x\s+(\d+)\s+methods\s+x\s+(\d+)\s+folds\)",
         (PROJECT / "README.md").read_text(),
     )
     assert stated, "the README no longer says how many cells `make run` fits"
