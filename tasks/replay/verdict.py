@@ -151,6 +151,11 @@ def _shown(value: float | None, digits: int = 4) -> str:
     return "n/a" if value is None else f"{value:.{digits}f}"
 
 
+def _signed(value: float | None) -> str:
+    """A savings difference with its sign; ``n/a`` when not defined (no champion to compare, or NaN)."""
+    return "n/a" if value is None else f"{value:+.4f}"
+
+
 def _pooled_savings(rows: Sequence[Mapping], model: str) -> float | None:
     """Savings over every replayed row: the trivial decisions' and the model's costs summed over periods."""
     base = min(sum(row["cost/all negative"] for row in rows), sum(row["cost/all positive"] for row in rows))
@@ -229,8 +234,7 @@ def _table_frame(rows: Sequence[Mapping]) -> pd.DataFrame:
                 for row in rows
             ],
             "margin [lower bound]": [
-                "first" if row["margin"] is None else f"{row['margin']:+.4f} [{row['lower_bound']:+.4f}]"
-                for row in rows
+                f"{_signed(row['margin'])} [{_signed(row['lower_bound'])}]" for row in rows
             ],
             "drifted features": [", ".join(row["drifted_features"]) or "none" for row in rows],
         }
