@@ -13,13 +13,13 @@ import os
 import sys
 from importlib.metadata import PackageNotFoundError, version
 
-from flows.cli import compare, datasets, figure, methods, monitor, report, retrain, runs, score
+from flows.cli import compare, datasets, figure, methods, monitor, replay, report, retrain, runs, score
 from flows.cli._environment import apply_environment_defaults
 from flows.cli._options import HelpFormatter
 
 #: Modules of this package that add subcommands, in the order ``--help`` lists them (each imports nothing
 #: heavy until its command runs).
-SUBCOMMAND_MODULES = (datasets, methods, compare, retrain, score, monitor, report, figure, runs)
+SUBCOMMAND_MODULES = (datasets, methods, compare, retrain, score, monitor, replay, report, figure, runs)
 
 DESCRIPTION = """\
 Cost-sensitive and imbalanced classification: datasets, methods, comparisons, retraining and reports.
@@ -36,6 +36,7 @@ examples:
   cslearn retrain credit-scoring --candidates csdt bmr-lr
   cslearn score credit-scoring --input 'incoming/*.csv' --output scores/
   cslearn monitor credit-scoring --input 'incoming/*.csv'
+  cslearn replay card-fraud --period 1h
   cslearn report RUN_ID
 """
 

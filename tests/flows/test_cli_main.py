@@ -42,6 +42,7 @@ def test_every_subcommand_group_is_registered():
         "retrain",
         "score",
         "monitor",
+        "replay",
         "report",
         "figure",
         "runs",
