@@ -17,25 +17,17 @@ from __future__ import annotations
 import statistics
 import time
 
-from sklearn.model_selection import RepeatedStratifiedKFold
-
 from algorithms.linear import CostSensitiveLogisticRegression
 from algorithms.metrics import savings_score
 from benchmarks._report import write_section
-from benchmarks._strong import card_fraud_problem, load_uptime
-from benchmarks.bench_hoppner import HEADER, REPORT
+from benchmarks._strong import load_uptime
+from benchmarks.bench_hoppner import HEADER, REPORT, protocol_problem
 
 CANDIDATES = (1e-5, 1e-6, 1e-7)
 
 
 def main(quick: bool) -> None:
-    X, y, costs = card_fraud_problem()
-    if quick:
-        from benchmarks._strong import _subset
-
-        rows = _subset(y, 40_000, 0)
-        X, y, costs = X[rows], y[rows], costs[rows]
-    splitter = RepeatedStratifiedKFold(n_splits=2, n_repeats=1 if quick else 5, random_state=0)
+    X, y, costs, splitter = protocol_problem(quick)
     load = load_uptime()
     outcomes = {tol: [] for tol in CANDIDATES}
     for fold, (train, test) in enumerate(splitter.split(X, y)):

@@ -125,15 +125,20 @@ def table(folds, names) -> str:
     )
 
 
-def main(quick: bool) -> None:
+def protocol_problem(quick: bool):
+    """Protocol (a)'s data, costs and folds, ``(X, y, costs, splitter)``; ``quick``: 40,000 rows, 1 repeat."""
     X, y, costs = card_fraud_problem()
-    names = QUICK_CONTENDERS if quick else CONTENDERS_HERE
     if quick:
         from benchmarks._strong import _subset
 
         rows = _subset(y, 40_000, 0)
         X, y, costs = X[rows], y[rows], costs[rows]
-    splitter = RepeatedStratifiedKFold(n_splits=2, n_repeats=1 if quick else 5, random_state=0)
+    return X, y, costs, RepeatedStratifiedKFold(n_splits=2, n_repeats=1 if quick else 5, random_state=0)
+
+
+def main(quick: bool) -> None:
+    X, y, costs, splitter = protocol_problem(quick)
+    names = QUICK_CONTENDERS if quick else CONTENDERS_HERE
     state = _state_file(quick)
     folds = json.loads(state.read_text()) if state.exists() else {}
     load = load_uptime()

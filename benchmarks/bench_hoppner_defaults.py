@@ -11,23 +11,15 @@ rows). Results go to their own section of ``docs/results/strongest-methods.md``.
 
 from __future__ import annotations
 
-from sklearn.model_selection import RepeatedStratifiedKFold
-
 from benchmarks._report import write_section
-from benchmarks._strong import card_fraud_problem, load_uptime
-from benchmarks.bench_hoppner import HEADER, REPORT, run_fold, table
+from benchmarks._strong import load_uptime
+from benchmarks.bench_hoppner import HEADER, REPORT, protocol_problem, run_fold, table
 
 CHANGED = ("cslogit",)
 
 
 def main(quick: bool) -> None:
-    X, y, costs = card_fraud_problem()
-    if quick:
-        from benchmarks._strong import _subset
-
-        rows = _subset(y, 40_000, 0)
-        X, y, costs = X[rows], y[rows], costs[rows]
-    splitter = RepeatedStratifiedKFold(n_splits=2, n_repeats=1 if quick else 5, random_state=0)
+    X, y, costs, splitter = protocol_problem(quick)
     load = load_uptime()
     folds = {
         str(fold): run_fold(fold, train_rows, test_rows, X, y, costs, CHANGED)
