@@ -16,7 +16,6 @@ flow starts the dataset's retrain deployment and says so.
 
 from __future__ import annotations
 
-import io
 import math
 from dataclasses import dataclass
 
@@ -31,6 +30,7 @@ from tasks.datasets import load_dataset
 from tasks.datasets.encoding import NUMERIC, RawEncoding
 from tasks.model_registry.serving import CostAwareModel
 from tasks.monitoring.drift import feature_drift
+from tasks.report.figures import figure_png
 from tasks.scoring.inputs import read_score_batches
 from tasks.tracking.mlflow_runs import (
     default_tracking_uri,
@@ -224,9 +224,7 @@ def monitor_figure(series: pd.DataFrame, drift: pd.DataFrame, psi_threshold: flo
     lines.legend(loc="best")
     lines.set_title("the champion over periods")
     figure.tight_layout()
-    buffer = io.BytesIO()
-    figure.savefig(buffer, format="png", metadata={"Software": None})
-    return buffer.getvalue()
+    return figure_png(figure, dpi=100, tight=False)
 
 
 @task(name="log_watch", cache_policy=NO_CACHE, retries=2, retry_delay_seconds=5)

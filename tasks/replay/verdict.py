@@ -16,7 +16,6 @@ same under ``cost/``, ``champion_version``, ``promoted``, ``drifted_features`` a
 from __future__ import annotations
 
 import html
-import io
 import math
 from collections.abc import Mapping, Sequence
 
@@ -28,6 +27,7 @@ from prefect.cache_policies import NO_CACHE
 from schemas.flow_params import ReplayParams
 from tasks.cost_models.derive import cost_unit
 from tasks.replay.loop import PeriodBatch, ReplaySetup
+from tasks.report.figures import figure_png
 from tasks.tracking.mlflow_runs import ParentRun, log_metrics, log_run_files, log_table, parent_run
 from tasks.tracking.prefect_artifacts import artifact_key
 
@@ -318,9 +318,7 @@ def replay_figure(rows: Sequence[Mapping], summary: Mapping) -> bytes:
     bars.set_xticks(positions[::step], [row["label"] for row in rows][::step], rotation=45, fontsize=7)
     bars.set_xlabel("period (green dashes: the champion moved after it)")
     figure.tight_layout()
-    buffer = io.BytesIO()
-    figure.savefig(buffer, format="png", metadata={"Software": None})
-    return buffer.getvalue()
+    return figure_png(figure, dpi=100, tight=False)
 
 
 @task(name="publish_replay", cache_policy=NO_CACHE, retries=2, retry_delay_seconds=5)
