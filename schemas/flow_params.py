@@ -773,3 +773,14 @@ class ReplayParams(BaseModel):
     @classmethod
     def _registered_methods(cls, candidates: tuple[str, ...], info: ValidationInfo) -> tuple[str, ...]:
         return _known_names(candidates, info, known_names="methods", known_as="registered methods")
+
+    @field_validator("period", mode="before")
+    @classmethod
+    def _period_in_words(cls, period):
+        """Say what a period is in words before the pattern check would quote its regular expression."""
+        if isinstance(period, str) and not re.match(REPLAY_PERIOD_PATTERN, period):
+            raise ValueError(
+                f"{period!r} is not a period: use 'month', or a number and a unit of the time column "
+                "(s, min, h, d or w), e.g. 1h, 30min, 7d"
+            )
+        return period

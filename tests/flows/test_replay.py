@@ -84,6 +84,10 @@ def test_bad_inputs_are_refused_before_any_work(tmp_path, own_cache, capsys):
     )
     with pytest.raises(ValidationError, match="period"):
         ReplayParams(dataset="card-fraud", period="hourly")
+    with pytest.raises(
+        ValidationError, match=r"'fortnightly' is not a period: use 'month', or a number and a unit"
+    ):
+        ReplayParams(dataset="card-fraud", period="fortnightly")
     with pytest.raises(ValidationError, match="is not a business dataset"):
         ReplayParams.model_validate(
             {"dataset": "pima", "period": "1h"}, context={"business_datasets": ["card-fraud"], "methods": []}
