@@ -15,7 +15,6 @@ same under ``cost/``, ``champion_version``, ``promoted``, ``drifted_features`` a
 
 from __future__ import annotations
 
-import html
 import math
 from collections.abc import Mapping, Sequence
 
@@ -28,6 +27,7 @@ from schemas.flow_params import ReplayParams
 from tasks.cost_models.derive import cost_unit
 from tasks.replay.loop import PeriodBatch, ReplaySetup
 from tasks.report.figures import figure_png
+from tasks.report.html import FigureView, Section, frame_table, render_page
 from tasks.tracking.mlflow_runs import ParentRun, log_metrics, log_run_files, log_table, parent_run
 from tasks.tracking.prefect_artifacts import artifact_key
 
@@ -268,25 +268,50 @@ def replay_markdown(summary: Mapping, rows: Sequence[Mapping]) -> str:
     )
 
 
-def _html_report(markdown_summary: Mapping, rows: Sequence[Mapping]) -> str:
-    summary = markdown_summary
+def replay_page(summary: Mapping, rows: Sequence[Mapping], png: bytes) -> str:
+    """The replay as the project's self-contained HTML report: the verdict in the header, the figure and
+    the totals, then the table of periods."""
     totals = pd.DataFrame(
         {
             "model": list(MODELS),
-            "savings over the replay": [_shown(summary["savings"][model]) for model in MODELS],
-            f"cost ({summary['unit']})": [f"{summary['cost'][model]:,.0f}" for model in MODELS],
+            "savings": [_shown(summary["savings"][model]) for model in MODELS],
+            "cost": [f"{summary['cost'][model]:,.0f}" for model in MODELS],
         }
     )
-    return (
-        "<!doctype html><html><head><meta charset='utf-8'>"
-        f"<title>replay {html.escape(summary['dataset'])} per {html.escape(summary['period'])}</title>"
-        "<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}"
-        "td,th{border:1px solid #ccc;padding:2px 6px;font-size:13px}</style></head><body>"
-        f"<p><strong>{html.escape(summary['verdict'])}</strong></p>"
-        f"<p>Order: {html.escape(summary['order'])}.</p>"
-        "<img src='figures/replay.png' alt='savings per period' style='max-width:100%'>"
-        f"{totals.to_html(index=False)}<h2>Periods</h2>{_table_frame(rows).to_html(index=False)}"
-        "</body></html>"
+    periods = _table_frame(rows)
+    periods[["rows", "positives"]] = periods[["rows", "positives"]].map("{:,}".format)
+    sections = [
+        Section(
+            id="savings",
+            title="Savings per period",
+            intro=f"Order: {summary['order']}.",
+            blocks=[
+                FigureView("replay", "savings per period and drifted features", png),
+                frame_table(
+                    totals,
+                    id="totals",
+                    columns={
+                        "model": "model",
+                        "savings": "savings over the replay",
+                        "cost": f"cost ({summary['unit']})",
+                    },
+                ),
+            ],
+        ),
+        Section(
+            id="periods",
+            title="Periods",
+            blocks=[frame_table(periods, id="period-table", columns={name: name for name in periods})],
+        ),
+    ]
+    return render_page(
+        title=f"replay of {summary['dataset']} per {summary['period']}",
+        subtitle="the live loop on the dataset's history: score, refresh, monitor, retrain",
+        facts=[("dataset", summary["dataset"]), ("period", summary["period"]), ("periods", str(len(rows)))],
+        sections=sections,
+        headline=summary["verdict"],
+        built_by="cslearn replay",
+        built_from="at the end of the replay",
     )
 
 
@@ -331,13 +356,14 @@ def publish_replay_task(
     summary = replay_summary(setup, rows, first_champion)
     markdown = replay_markdown(summary, rows)
     client = tracking_client(run.tracking_uri)
+    figure = replay_figure(rows, summary)
     log_run_files(
         client,
         run.run_id,
         {
-            "figures/replay.png": replay_figure(rows, summary),
+            "figures/replay.png": figure,
             "replay.md": markdown.encode(),
-            "replay.html": _html_report(summary, rows).encode(),
+            "replay.html": replay_page(summary, rows, figure).encode(),
         },
     )
     log_table(client, run.run_id, pd.DataFrame(rows).astype({"drifted_features": "str"}), "replay")

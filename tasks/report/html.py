@@ -213,11 +213,19 @@ def render_page(
     facts: Sequence[tuple[str, str]],
     sections: Sequence[Section],
     headline: str = "",
+    built_by: str = "cslearn report",
+    built_from: str = "from the MLflow run alone",
 ) -> str:
     """The whole report page: a header with the verdict (``headline``) and key facts, a table of contents,
-    then every section."""
+    then every section; the footer says which command built it (``built_by``) from what (``built_from``)."""
     return _ENVIRONMENT.get_template("report.html.j2").render(
-        title=title, subtitle=subtitle, facts=facts, sections=sections, headline=headline
+        title=title,
+        subtitle=subtitle,
+        facts=facts,
+        sections=sections,
+        headline=headline,
+        built_by=built_by,
+        built_from=built_from,
     )
 
 
