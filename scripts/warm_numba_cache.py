@@ -38,6 +38,7 @@ def warm_up() -> list[str]:
     from algorithms import METHODS
 
     X, y = make_classification(n_samples=300, n_features=6, weights=[0.7], random_state=0)
+    X = np.column_stack([X, X[:, 0] > 0, np.round(X[:, 1])])  # features of few values: the stump codes them
     failures = []
     for name, method in METHODS.items():
         for features in (X, X.astype(np.float32)):

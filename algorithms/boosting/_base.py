@@ -556,6 +556,8 @@ class BaseBoostingClassifier(ClassifierMixin, BaseEstimator):
         check_feature_magnitude(
             X, estimator_name=type(self).__name__, feature_names=getattr(self, "feature_names_in_", None)
         )
+        # Column-major: the presort and every round's weak-learner output read whole columns.
+        X = np.asfortranarray(X)
         class_mass = check_sample_weight(sample_weight, X.shape[0])
         self.classes_, y01, self.pos_label_ = encode_binary_target(
             y, self.pos_label, class_mass, estimator_name=type(self).__name__
@@ -658,6 +660,7 @@ fit_negative_cost_grid`).
         check_feature_magnitude(
             X, estimator_name=type(self).__name__, feature_names=getattr(self, "feature_names_in_", None)
         )
+        X = np.asfortranarray(X)  # each learner reads its feature's column
         weak_output = self._boosting_rules().weak_output
         margin = np.zeros(X.shape[0])
         scale = 0.0

@@ -9,12 +9,15 @@ gets ``K`` fitted learners back, in order. Two strategies:
 - :class:`PresortedStumpFitter`: the fast decision stump on the fit's own ``X``, sorted once per fit
   (:class:`~algorithms.boosting._stump.PresortedStumpSearch`) and shared by the ``K`` ensembles. Sets that
   hold the same weights (AdaMEC's ensembles train alike whatever their class costs) get one search and one
-  learner; each other set gets its own search of the shared sorted features. Each learner is the one a fit
-  of that set alone returns.
+  learner; the distinct weight vectors are searched together (:meth:`~algorithms.boosting._stump.\
+PresortedStumpSearch.fit_many`): the stored rows of the features of few values are read once for all of
+  them, each row's weights side by side, and each sorted feature is scanned per vector. Each learner is the
+  one a fit of that set alone returns, bit for bit.
 
-  One pass over the sorted rows for all ``K`` (each sorted row's ``K`` weights stored together) was built
+  One pass over the *sorted* rows for all ``K`` (each sorted row's ``K`` weights stored together) was built
   and measured, and it lost: a single candidate's weights sit in a core's L2 cache and its pass is bound by
-  its running sums, while ``K`` candidates' weights leave L2 (``docs/benchmarks.md``, the C- grid).
+  its running sums, while ``K`` candidates' weights gathered in sorted order leave L2 (``docs/benchmarks.md``,
+  the C- grid). The coded rows are read in row order, so their ``K`` weights stream.
 """
 
 from __future__ import annotations
@@ -75,7 +78,7 @@ class PresortedStumpFitter:
                 self.search = PresortedStumpSearch(self.X, self.criterion)
             distinct, copies = _distinct_weights([round_sets[index][2] for index in presorted])
             y01 = round_sets[presorted[0]][1]
-            stumps = [self.search.fit(y01, weights) for weights in distinct]
+            stumps = self.search.fit_many(y01, distinct)
             for index, copy_of in zip(presorted, copies, strict=True):
                 learners[index] = stumps[copy_of]
         return learners

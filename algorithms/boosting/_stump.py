@@ -5,18 +5,8 @@ the same ``X`` with new weights, so :class:`PresortedStumpSearch` sorts every fe
 each round in O(n * m) with running (cumulative) weighted class sums: the cost the AdaCC paper assumes for a
 stump (Section 4.2, "Time complexity"), whose experiments use depth-1 trees for every method (Section 5;
 docs/algorithms.md §1).
-:class:`DecisionStump` is the same search behind the scikit-learn classifier API.
-
-Split criteria (``criterion``), for a candidate split into a left leaf L and a right leaf R with weighted
-class sums ``w_L0, w_L1`` and ``w_R0, w_R1``:
-
-- ``"gini"``: maximise the weighted Gini decrease, i.e. maximise
-  ``sum_k w_Lk^2 / w_L + sum_k w_Rk^2 / w_R`` (the parent's impurity is a constant);
-- ``"entropy"``: maximise the weighted entropy decrease, i.e. maximise
-  ``sum_k w_Lk ln(w_Lk / w_L) + sum_k w_Rk ln(w_Rk / w_R)`` (``= -w_L H_L - w_R H_R``);
-- ``"error"``: minimise the weighted misclassification of the leaves' majority labels,
-  ``min(w_L0, w_L1) + min(w_R0, w_R1)``, i.e. the misclassified mass ``sum_{i: y_i != h(x_i)} D(i)`` in the
-  denominator of AdaBoost's alpha (AdaCC paper, Eq. 2).
+:class:`DecisionStump` is the same search behind the scikit-learn classifier API. The split criteria
+(``"gini"``, ``"entropy"``, ``"error"``) are in :mod:`algorithms.boosting._stump_scores`.
 
 Candidate splits follow ``DecisionTreeClassifier(max_depth=1)``: samples of zero weight take no part (the
 tree drops them), a split lies between two consecutive *distinct* values of the positively weighted samples,
@@ -29,29 +19,31 @@ differently (here the lowest feature index, then the lowest threshold, wins). fl
 the same values give the same stump: thresholds are computed in float64 from the float32 values, and the
 features are sorted as float64.
 
-How a round is searched (exact, at the cost of one pass over the presorted rows)
--------------------------------------------------------------------------------
-Per fit, every feature is sorted once (an int32 order per feature, stored contiguously) with a mask of the
-sorted positions where the value rises; only the weights change between rounds. Per round:
+How a round is searched (exact, at the cost of one pass over the rows that matter)
+----------------------------------------------------------------------------------
+Per fit, every feature is sorted once. A feature of few distinct values (at most a quarter of the rows: a
+one-hot column, a count, a rating) is then *coded* (:mod:`algorithms.boosting._stump_codes`): each round adds
+the weights of its rows outside its most frequent value into per-value class sums, reading them in row
+order, and scans its values; the rows of the most frequent value are never read (their sums are the totals
+minus the others'). Every other feature keeps an int32 order of its rows, stored contiguously, with a mask
+of the sorted positions where the value rises. Per round:
 
-1. *Boundary sums* (:func:`_boundary_sums`): one compiled pass per feature over its sorted rows gathers the
-   signed weights (the sign carries the class) and keeps the two running class sums, storing them every
+1. *Boundary sums* (:func:`_boundary_sums`): one compiled pass per sorted feature over its sorted rows gathers
+   the signed weights (the sign carries the class) and keeps the two running class sums, storing them every
    ``CHUNK`` rows. Two features share one loop, so their chains of additions overlap. This pass is the least
-   work of any exact search (a gather and a running sum per sample and feature).
+   work of any exact search over sorted rows (a gather and a running sum per sample and feature).
 2. *Bounds* (:func:`_box_bound`): the score of a split is a convex function of the left leaf's class sums
-   ``(w_L0, w_L1)``: each leaf term is the perspective of a convex function of the class fraction
-   (``t^2 + (1 - t)^2`` for gini, ``t ln t + (1 - t) ln(1 - t)`` for entropy) or minus a minimum (error),
-   and the right leaf's sums are the totals minus the left's. Running sums only grow, so between two
-   boundaries they stay in the box the boundary sums span, and no split there scores more than the best
-   corner of the box. Steps 1 and 2 for a group of ``GROUP`` chunks (:func:`_summarise_features`) run on the
-   calling thread and, when a CPU is idle, a helper thread; they claim blocks of features in turn
-   (:func:`_run_blocks`).
-3. *Search* (:func:`_best_split`): the group with the highest bound is searched first; every other group
-   whose bound reaches the best score so far is halved until its chunks (:func:`_search_group`), and a chunk
-   whose bound reaches it is scanned exactly from its stored sums (:func:`_scan_chunk`): the same running
-   sums, candidates and scores as a plain scan of every row, ties going to the lowest feature, then the
-   lowest position. So the chosen split is the plain scan's, while only a few dozen of the ~35,000 chunks of
-   a 45,000 x 50 problem are scanned.
+   ``(w_L0, w_L1)``, and the right leaf's sums are the totals minus the left's. Running sums only grow, so
+   between two boundaries they stay in the box the boundary sums span, and no split there scores more than
+   the best corner of the box. Steps 1 and 2 for a group of ``GROUP`` chunks (:func:`_summarise_features`),
+   and the coded features' sums and scans, run on the calling thread and, when a CPU is idle, a helper
+   thread; they claim blocks of features in turn (:mod:`algorithms.boosting._stump_threads`).
+3. *Search* (:func:`_best_split`): starting from the coded features' best split, the group with the highest
+   bound is searched first; every other group whose bound reaches the best score so far is halved until its
+   chunks (:func:`_search_group`), and a chunk whose bound reaches it is scanned exactly from its stored sums
+   (:func:`_scan_chunk`): the same running sums, candidates and scores as a plain scan of every row, ties
+   going to the lowest feature, then the lowest position. So the chosen split is the plain scan's, while only
+   a few dozen of the ~35,000 chunks of a 45,000 x 50 problem are scanned.
 
 ``benchmarks/bench_stump.py`` times a round against the least-work scan (gather and running sums alone),
 splits it into these steps, and compares one thread, two, the default and numba's ``parallel=True`` when the
@@ -60,12 +52,8 @@ machine is shared; ``docs/benchmarks.md`` has the figures.
 
 from __future__ import annotations
 
-import os
-import threading
-from concurrent.futures import ThreadPoolExecutor
 from functools import partial
 
-import numba
 import numpy as np
 from numba import njit
 from sklearn import get_config
@@ -74,12 +62,11 @@ from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import _check_sample_weight, check_array, check_is_fitted, validate_data
 
+from algorithms.boosting._stump_codes import CodedFeatures, is_worth_coding
+from algorithms.boosting._stump_scores import CRITERIA, corner_score, split_score
+from algorithms.boosting._stump_threads import run_blocks
+
 __all__ = ["CRITERIA", "DecisionStump", "PresortedStumpSearch"]
-
-#: Split criteria by name -> the integer code the compiled search loop branches on.
-CRITERIA: dict[str, int] = {"gini": 0, "entropy": 1, "error": 2}
-
-_GINI, _ENTROPY, _ERROR = CRITERIA["gini"], CRITERIA["entropy"], CRITERIA["error"]
 
 #: Sorted rows between two stored running sums (the unit of the exact rescan).
 CHUNK = 64
@@ -95,65 +82,6 @@ _BLOCK_WORK = 1 << 18
 
 
 @njit(cache=True, nogil=True)
-def _weighted_log_share(class_weight, leaf_weight):
-    """``w_k ln(w_k / w)``: a class's term of ``-w * entropy`` of a leaf, with ``0 ln 0 = 0``.
-
-    Rounding residues below zero count as zero.
-    """
-    return class_weight * np.log(class_weight / leaf_weight) if class_weight > 0.0 else 0.0
-
-
-@njit(cache=True, nogil=True)
-def _split_score(criterion, left_neg, left_pos, right_neg, right_pos):
-    """Score of one candidate split (larger is better) from the leaves' weighted class sums.
-
-    ``"gini"``: ``sum_k w_Lk^2 / w_L + sum_k w_Rk^2 / w_R`` (the weighted Gini decrease up to a constant);
-    ``"entropy"``: ``sum_k w_Lk ln(w_Lk / w_L) + sum_k w_Rk ln(w_Rk / w_R)`` (the weighted entropy decrease
-    up to a constant); ``"error"``: ``-(min(w_L0, w_L1) + min(w_R0, w_R1))``.
-    """
-    left = left_neg + left_pos
-    right = right_neg + right_pos
-    if left <= 0.0 or right <= 0.0:
-        # A side whose remaining weight rounds to zero (tiny weights beside large ones) is no split.
-        return -np.inf
-    if criterion == _GINI:
-        return (left_neg * left_neg + left_pos * left_pos) / left + (
-            right_neg * right_neg + right_pos * right_pos
-        ) / right
-    if criterion == _ENTROPY:
-        return (
-            _weighted_log_share(left_neg, left)
-            + _weighted_log_share(left_pos, left)
-            + _weighted_log_share(right_neg, right)
-            + _weighted_log_share(right_pos, right)
-        )
-    return -(min(left_neg, left_pos) + min(right_neg, right_pos))
-
-
-@njit(cache=True, nogil=True)
-def _leaf_term(criterion, leaf_neg, leaf_pos):
-    """One leaf's term of :func:`_split_score`, 0 for an empty leaf: convex in ``(leaf_neg, leaf_pos)``."""
-    leaf = leaf_neg + leaf_pos
-    if leaf <= 0.0:
-        return 0.0
-    if criterion == _GINI:
-        return (leaf_neg * leaf_neg + leaf_pos * leaf_pos) / leaf
-    if criterion == _ENTROPY:
-        return _weighted_log_share(leaf_neg, leaf) + _weighted_log_share(leaf_pos, leaf)
-    return -min(leaf_neg, leaf_pos)
-
-
-@njit(cache=True, nogil=True)
-def _corner_score(criterion, left_neg, left_pos, totals):
-    """The convex score at left class sums ``(left_neg, left_pos)``, the right leaf holding the rest of
-    ``totals = (total_neg, total_pos)``."""
-    total_neg, total_pos = totals
-    return _leaf_term(criterion, left_neg, left_pos) + _leaf_term(
-        criterion, max(total_neg - left_neg, 0.0), max(total_pos - left_pos, 0.0)
-    )
-
-
-@njit(cache=True, nogil=True)
 def _box_bound(criterion, boundary_sums, feature, first, last, totals):
     """Upper bound of the score of every split of ``feature`` between boundaries ``first`` and ``last``.
 
@@ -164,12 +92,12 @@ def _box_bound(criterion, boundary_sums, feature, first, last, totals):
     high_neg, high_pos = boundary_sums[0, feature, last], boundary_sums[1, feature, last]
     return max(
         max(
-            _corner_score(criterion, low_neg, low_pos, totals),
-            _corner_score(criterion, high_neg, high_pos, totals),
+            corner_score(criterion, low_neg, low_pos, totals),
+            corner_score(criterion, high_neg, high_pos, totals),
         ),
         max(
-            _corner_score(criterion, low_neg, high_pos, totals),
-            _corner_score(criterion, high_neg, low_pos, totals),
+            corner_score(criterion, low_neg, high_pos, totals),
+            corner_score(criterion, high_neg, low_pos, totals),
         ),
     )
 
@@ -211,12 +139,15 @@ def _boundary_sums(sorted_order, signed_weights, boundary_sums, first_feature, s
 def _scan_chunk(arrays, totals, criterion, feature, chunk, best):
     """Score every candidate split of one chunk exactly; return the best ``(score, feature, position)``.
 
-    ``arrays`` is ``(sorted_order, rises, signed_weights, boundary_sums)``, ``totals`` the class totals and
-    ``best`` the best ``(score, feature, position)`` so far. A candidate sits at a positively weighted sorted
-    ``position`` whose value rose since the previous positively weighted row; it sends the positions before
-    it left. Ties go to the lower feature, then the lower position (the order of a plain scan).
+    ``arrays`` is ``(sorted_order, rises, signed_weights, boundary_sums, feature_ids)``: ``feature`` indexes
+    the sorted features' arrays, ``feature_ids[feature]`` is its column in ``X``. ``totals`` are the class
+    totals and ``best`` the best ``(score, column, position)`` so far. A candidate sits at a positively
+    weighted sorted ``position`` whose value rose since the previous positively weighted row; it sends the
+    positions before it left. Ties go to the lower column, then the lower position (the order of a plain
+    scan).
     """
-    sorted_order, rises, signed_weights, boundary_sums = arrays
+    sorted_order, rises, signed_weights, boundary_sums, feature_ids = arrays[:5]
+    column = feature_ids[feature]
     total_neg, total_pos = totals
     best_score, best_feature, best_position = best
     n_samples = sorted_order.shape[0]
@@ -234,15 +165,15 @@ def _scan_chunk(arrays, totals, criterion, feature, chunk, best):
         if weight == 0.0:
             continue
         if rose:
-            score = _split_score(
+            score = split_score(
                 criterion, left_neg, left_pos, max(total_neg - left_neg, 0.0), max(total_pos - left_pos, 0.0)
             )
             if score > best_score or (
                 score == best_score
                 and score > -np.inf
-                and (feature < best_feature or (feature == best_feature and position < best_position))
+                and (column < best_feature or (column == best_feature and position < best_position))
             ):
-                best_score, best_feature, best_position = score, feature, position
+                best_score, best_feature, best_position = score, column, position
         if weight > 0.0:
             left_pos += weight
         else:
@@ -255,10 +186,11 @@ def _scan_chunk(arrays, totals, criterion, feature, chunk, best):
 def _search_group(arrays, totals, criterion, feature, group, best):
     """Search one group of chunks by bisection; return the best ``(score, feature, position)`` so far.
 
-    A range of chunks whose bound is below the best score (less the rounding slack) is dropped; a range that
-    may still hold a better split is halved, down to single chunks, which are scanned exactly.
+    A range of chunks without a candidate (``arrays[5]``, :func:`_candidate_chunks`) or whose bound is below
+    the best score (less the rounding slack) is dropped; a range that may still hold a better split is
+    halved, down to single chunks, which are scanned exactly.
     """
-    boundary_sums = arrays[3]
+    boundary_sums, candidate_chunks = arrays[3], arrays[5]
     n_chunks = boundary_sums.shape[2] - 1
     ranges = np.empty((2 * GROUP, 2), dtype=np.int64)  # a stack of [first, stop) chunk ranges
     ranges[0, 0], ranges[0, 1] = group * GROUP, min((group + 1) * GROUP, n_chunks)
@@ -266,6 +198,8 @@ def _search_group(arrays, totals, criterion, feature, group, best):
     while depth > 0:
         depth -= 1
         first, stop = ranges[depth, 0], ranges[depth, 1]
+        if candidate_chunks[feature, stop] == candidate_chunks[feature, first]:
+            continue
         bound = _box_bound(criterion, boundary_sums, feature, first, stop, totals)
         if not _may_beat(bound, best[0], totals):
             continue
@@ -281,50 +215,90 @@ def _search_group(arrays, totals, criterion, feature, group, best):
 
 @njit(cache=True, nogil=True)
 def _summarise_features(
-    sorted_order, signed_weights, totals, criterion, boundary_sums, group_bounds, first_feature, stop_feature
+    sorted_order,
+    signed_weights,
+    totals,
+    criterion,
+    sums_and_bounds,
+    candidate_chunks,
+    first_feature,
+    stop_feature,
 ):
     """The boundary sums (:func:`_boundary_sums`) and the bound of every group of chunks of some features.
 
-    ``group_bounds[feature, group]`` bounds the score of every split among the ``GROUP`` chunks of ``group``.
-    This is the part of a round that grows with the data; features are independent, so threads share it.
+    ``sums_and_bounds`` is ``(boundary_sums, group_bounds)``: ``group_bounds[feature, group]`` bounds the
+    score of every split among the ``GROUP`` chunks of ``group`` (``-inf`` for a group without a candidate,
+    :func:`_candidate_chunks`). This is the part of a round that grows with the data; features are
+    independent, so threads share it.
     """
+    boundary_sums, group_bounds = sums_and_bounds
     _boundary_sums(sorted_order, signed_weights, boundary_sums, first_feature, stop_feature)
     n_chunks = boundary_sums.shape[2] - 1
     for feature in range(first_feature, stop_feature):
         for group in range(group_bounds.shape[1]):
-            last = min((group + 1) * GROUP, n_chunks)
-            group_bounds[feature, group] = _box_bound(
-                criterion, boundary_sums, feature, group * GROUP, last, totals
-            )
+            first, last = group * GROUP, min((group + 1) * GROUP, n_chunks)
+            if candidate_chunks[feature, last] == candidate_chunks[feature, first]:
+                group_bounds[feature, group] = -np.inf
+                continue
+            group_bounds[feature, group] = _box_bound(criterion, boundary_sums, feature, first, last, totals)
+
+
+def _candidate_chunks(rises):
+    """Per sorted feature, the running count of chunks holding a rise: ``counts[f, c]`` chunks among the
+    first ``c``.
+
+    When every weight is positive, a split candidate sits where the value rises, so a chunk without a rise
+    holds none and the search skips it (a value repeated over many rows fills whole chunks). A zero weight
+    can carry a rise over to the next weighted row, in another chunk, so with zero weights every chunk
+    counts (:func:`_every_chunk`).
+    """
+    n_samples, n_features = rises.shape
+    n_chunks = -(-n_samples // CHUNK)
+    padded = np.zeros((n_chunks * CHUNK, n_features), dtype=bool)
+    padded[:n_samples] = rises
+    holds_rise = padded.reshape(n_chunks, CHUNK, n_features).any(axis=1).T
+    counts = np.zeros((n_features, n_chunks + 1), dtype=np.int64)
+    np.cumsum(holds_rise, axis=1, out=counts[:, 1:])
+    return counts
+
+
+def _every_chunk(n_features, n_chunks):
+    """:func:`_candidate_chunks` when every chunk may hold a candidate."""
+    return np.broadcast_to(np.arange(n_chunks + 1, dtype=np.int64), (n_features, n_chunks + 1)).copy()
 
 
 @njit(cache=True, nogil=True)
-def _best_split(arrays, group_bounds, totals, criterion):
-    """The best split, given every feature's boundary sums and group bounds (:func:`_summarise_features`).
+def _best_split(arrays, group_bounds, totals, criterion, best):
+    """The best split of the sorted features, or ``best`` when none beats it.
 
-    ``arrays`` is ``(sorted_order, rises, signed_weights, boundary_sums)``. The group with the highest bound
-    is searched first, so that its best score rules out most other groups; every other group is searched
-    (:func:`_search_group`) unless its bound is below the best score so far.
+    ``arrays`` is ``(sorted_order, rises, signed_weights, boundary_sums, feature_ids, candidate_chunks)``
+    (see :func:`_scan_chunk` and :func:`_search_group`), ``group_bounds`` every sorted feature's group
+    bounds (:func:`_summarise_features`) and ``best`` the best ``(score, column, position)`` found so far
+    (the coded features'). The group with the highest bound is searched first, so that its best score rules
+    out most other groups; every other group is searched (:func:`_search_group`) unless its bound is below
+    the best score so far.
 
     Returns
     -------
     feature, last_left, first_right : int
-        The best split sends sorted positions ``<= last_left`` of ``feature`` left and the rest right; the
-        split lies between sorted positions ``last_left`` and ``first_right`` (consecutive positively
-        weighted samples). ``feature == -1`` when no feature has a valid split.
+        ``feature`` indexes the sorted features, or is -1 when none beats ``best``. The best split sends
+        sorted positions ``<= last_left`` of ``feature`` left and the rest right; it lies between sorted
+        positions ``last_left`` and ``first_right`` (consecutive positively weighted samples).
     """
-    sorted_order, signed_weights = arrays[0], arrays[2]
+    sorted_order, signed_weights, feature_ids = arrays[0], arrays[2], arrays[4]
     n_features, n_groups = group_bounds.shape
-    top_feature, top_group = divmod(np.argmax(group_bounds), n_groups)
-    best = _search_group(arrays, totals, criterion, top_feature, top_group, (-np.inf, -1, -1))
-    for feature in range(n_features):
-        for group in range(n_groups):
-            is_top = feature == top_feature and group == top_group
-            if not is_top and _may_beat(group_bounds[feature, group], best[0], totals):
-                best = _search_group(arrays, totals, criterion, feature, group, best)
-    _, best_feature, best_position = best
-    if best_feature < 0:
+    if n_features > 0 and n_groups > 0:
+        top_feature, top_group = divmod(np.argmax(group_bounds), n_groups)
+        best = _search_group(arrays, totals, criterion, top_feature, top_group, best)
+        for feature in range(n_features):
+            for group in range(n_groups):
+                is_top = feature == top_feature and group == top_group
+                if not is_top and _may_beat(group_bounds[feature, group], best[0], totals):
+                    best = _search_group(arrays, totals, criterion, feature, group, best)
+    _, best_column, best_position = best
+    if best_position < 0:  # the given best stands (or there is no split at all)
         return -1, -1, -1
+    best_feature = np.searchsorted(feature_ids, best_column)
     last_left = best_position - 1
     while signed_weights[sorted_order[last_left, best_feature]] == 0.0:
         last_left -= 1
@@ -336,15 +310,17 @@ def _signed_weights(y01, weights, signed_weights, weights_by_class):
     """Fill ``signed_weights`` (the weight, negated for class 0) and gather each class's weights.
 
     ``weights_by_class[k, :count_k]`` receives the weights of class ``k`` in row order, so that numpy sums
-    them exactly as it sums ``weights[y01 == k]``. Returns ``(ok, count_0, count_1)``; ``ok`` is False when a
-    label is not 0 or 1 or a weight is negative or not finite. Branch-free: both gathers are written every
-    row and only the one of the row's class advances.
+    them exactly as it sums ``weights[y01 == k]``. Returns ``(ok, count_0, count_1, zero_rows)``: ``ok`` is
+    False when a label is not 0 or 1 or a weight is negative or not finite; ``zero_rows`` counts the rows of
+    weight 0. Branch-free: both gathers are written every row and only the one of the row's class advances.
     """
     valid = True
+    zero_rows = 0
     for sample in range(y01.shape[0]):
         label, weight = y01[sample], weights[sample]
         valid &= (label == 0) | (label == 1)
         valid &= (weight >= 0.0) & (weight < np.inf)
+        zero_rows += weight == 0.0
     count_neg = count_pos = 0
     for sample in range(y01.shape[0]):
         weight = weights[sample]
@@ -354,19 +330,24 @@ def _signed_weights(y01, weights, signed_weights, weights_by_class):
         weights_by_class[1, count_pos] = weight
         count_pos += is_positive
         count_neg += not is_positive
-    return valid, count_neg, count_pos
+    return valid, count_neg, count_pos, zero_rows
 
 
 @njit(cache=True, nogil=True)
-def _leaf_sums(sorted_order, signed_weights, feature, first_right, goes_right):
+def _sorted_sides(sorted_order, feature, first_right, goes_right):
+    """Mark the rows at sorted positions ``>= first_right`` of a sorted ``feature`` as going right."""
+    for position in range(sorted_order.shape[0]):
+        goes_right[sorted_order[position, feature]] = position >= first_right
+
+
+@njit(cache=True, nogil=True)
+def _leaf_sums(signed_weights, goes_right):
     """Class sums ``[[left_neg, left_pos], [right_neg, right_pos]]`` of a split, each summed directly.
 
     Summed leaf by leaf in row order (not as totals minus the left sums), so that a pure leaf has exactly one
-    class; ``goes_right`` is a boolean buffer of one entry per sample. Every row adds its weight to its own
-    leaf and class and 0 to the three other sums, which leaves them unchanged.
+    class. Every row adds its weight to its own leaf and class and 0 to the three other sums, which leaves
+    them unchanged.
     """
-    for position in range(sorted_order.shape[0]):
-        goes_right[sorted_order[position, feature]] = position >= first_right
     left_neg = left_pos = right_neg = right_pos = 0.0
     for sample in range(signed_weights.shape[0]):
         positive = max(signed_weights[sample], 0.0)
@@ -377,88 +358,6 @@ def _leaf_sums(sorted_order, signed_weights, feature, first_right, goes_right):
         right_neg += negative if right else 0.0
         right_pos += positive if right else 0.0
     return np.array([[left_neg, left_pos], [right_neg, right_pos]])
-
-
-# ------------------------------------------------------------------------------------------- threads
-_HELPERS_LOCK = threading.Lock()
-_helpers: tuple[int, ThreadPoolExecutor] | None = None  # (pid, pool); a forked child makes its own
-
-
-def _helper_pool() -> ThreadPoolExecutor:
-    """This process's pool of helper threads (``NUMBA_NUM_THREADS - 1``, at least one)."""
-    global _helpers
-    with _HELPERS_LOCK:
-        if _helpers is None or _helpers[0] != os.getpid():
-            n_helpers = max(numba.config.NUMBA_NUM_THREADS - 1, 1)
-            _helpers = (os.getpid(), ThreadPoolExecutor(n_helpers, thread_name_prefix="cslearn-stump"))
-        return _helpers[1]
-
-
-def default_n_threads() -> int:
-    """Most threads a search uses by default: two, or one when numba may use one thread only.
-
-    numba's ``NUMBA_NUM_THREADS`` (by default the CPUs this process may run on) caps it, so
-    ``NUMBA_NUM_THREADS=1`` keeps every search on the calling thread. Two, not more: measured on two cores
-    only (``docs/benchmarks.md``).
-    """
-    return min(numba.config.NUMBA_NUM_THREADS, 2)
-
-
-def _idle_cpus() -> int:
-    """CPUs with nothing to run at this instant: the machine's CPUs minus its runnable threads.
-
-    Linux counts the runnable threads (this one included) in the fourth field of ``/proc/loadavg``; where it
-    cannot be read, no CPU counts as idle.
-    """
-    try:
-        with open("/proc/loadavg", "rb") as loadavg:
-            runnable = int(loadavg.read().split()[3].split(b"/")[0])
-    except (OSError, ValueError, IndexError):
-        return 0
-    return max((os.cpu_count() or 1) - runnable, 0)
-
-
-def _helper_count(n_threads):
-    """Helper threads for one pass: ``n_threads - 1``, or for ``None`` as many of
-    ``default_n_threads() - 1`` as there are idle CPUs right now, so that a helper never competes with
-    another fit, a second process or a busy core for a CPU (oversubscription stalls the round)."""
-    if n_threads is None:
-        return min(default_n_threads() - 1, _idle_cpus())
-    return n_threads - 1
-
-
-def _run_blocks(work, n_blocks, n_helpers):
-    """Call ``work(block)`` for ``block`` in ``range(n_blocks)`` on this thread and ``n_helpers`` helpers.
-
-    Blocks are claimed one at a time, so a helper that the machine schedules late takes fewer blocks
-    instead of holding the round up; a helper that has not started when the blocks run out is cancelled.
-    ``work`` must release the GIL (a ``nogil`` kernel) for the threads to overlap.
-    """
-    n_helpers = min(n_helpers, n_blocks - 1)
-    if n_helpers < 1:
-        for block in range(n_blocks):
-            work(block)
-        return
-    claim_lock = threading.Lock()
-    claimed = [0]
-
-    def drain():
-        while True:
-            with claim_lock:
-                block = claimed[0]
-                claimed[0] += 1
-            if block >= n_blocks:
-                return
-            work(block)
-
-    pool = _helper_pool()
-    pending = [pool.submit(drain) for _ in range(n_helpers)]
-    try:
-        drain()
-    finally:
-        for future in pending:
-            if not future.cancel():
-                future.result()
 
 
 def _feature_blocks(n_samples, n_features):
@@ -495,23 +394,32 @@ def _check_criterion(criterion):
 class PresortedStumpSearch:
     """Sort the features of ``X`` once, then fit a weighted decision stump per call in O(n * m).
 
-    Memory: one int32 sort index and one boolean "value rises" mask per feature, i.e. ``X.nbytes * 5 / 8``
-    for float64 ``X`` (``5 / 4`` for float32), plus a reference to ``X`` itself (not a copy when ``X`` is
-    float64 or float32 already), two running sums per feature every ``CHUNK`` rows (``X.nbytes / 32``) and
-    four per-sample buffers. One search serves one caller at a time (its buffers are reused between calls).
+    Memory: for each sorted feature one int32 sort index and one boolean "value rises" mask (5 bytes per
+    row), two running sums every ``CHUNK`` rows; for each coded feature (few distinct values,
+    :mod:`algorithms.boosting._stump_codes`) its distinct values and 8 bytes per row outside its most
+    frequent value; a reference to ``X`` itself (not a copy when ``X`` is float64 or float32 already) and four
+    per-sample buffers. One search serves one caller at a time (its buffers are reused between calls).
 
     Parameters
     ----------
     X : array-like of shape (n_samples, n_features)
-        Finite training features; kept (by reference) for the thresholds. float32 stays float32.
+        Finite training features; kept (by reference) for the thresholds. float32 stays float32. Columns are
+        read whole: a Fortran-ordered ``X`` reads them fastest.
     criterion : {"gini", "entropy", "error"}, default="gini"
-        Split criterion; see the module docstring.
+        Split criterion; see :mod:`algorithms.boosting._stump_scores`.
     n_threads : int or None, default=None
-        Threads that share the sort and each call's pass over the sorted rows: the calling thread plus
-        ``n_threads - 1`` helpers. ``None``: up to :func:`default_n_threads` (two, or one under
-        ``NUMBA_NUM_THREADS=1``), a helper joining a pass only when a CPU is idle as it starts (so two fits
-        at once, or a fit beside a busy process, run one thread each). Problems under ``2**18`` (sample,
-        feature) pairs always use one.
+        Threads that share the sort and each call's pass over the features: the calling thread plus
+        ``n_threads - 1`` helpers. ``None``: up to :func:`~algorithms.boosting._stump_threads.\
+default_n_threads` (two, or one under ``NUMBA_NUM_THREADS=1``), a helper joining a pass only when a CPU is
+        idle as it starts (so two fits at once, or a fit beside a busy process, run one thread each).
+        Problems under ``2**18`` (sample, feature) pairs always use one.
+
+    Attributes
+    ----------
+    sorted_features : ndarray of int
+        The columns searched over their sorted rows; the others are coded.
+    sorted_order : ndarray of int32, shape (n_samples, n_sorted_features)
+        The rows of each sorted feature in increasing value order (ties in any order).
 
     Examples
     --------
@@ -526,7 +434,9 @@ class PresortedStumpSearch:
     def __init__(self, X, criterion="gini", *, n_threads=None):
         self.criterion = criterion
         self._criterion_code = _check_criterion(criterion)
-        self.X = check_array(X, dtype=[np.float64, np.float32], ensure_all_finite=True, input_name="X")
+        self.X = check_array(
+            X, dtype=[np.float64, np.float32], ensure_all_finite=True, input_name="X", order=None
+        )
         n_samples, n_features = self.X.shape
         if n_samples >= np.iinfo(np.int32).max:
             raise ValueError(f"X has {n_samples} rows; at most {np.iinfo(np.int32).max - 1} are supported")
@@ -535,36 +445,67 @@ class PresortedStumpSearch:
             raise ValueError(f"n_threads must be at least 1; got {n_threads!r}")
         if n_samples * n_features < _MIN_THREADED_WORK:
             self.n_threads = 1
-        self.sorted_order = np.empty((n_samples, n_features), dtype=np.int32, order="F")
-        self.rises = np.zeros((n_samples, n_features), dtype=bool, order="F")
-        self._blocks = _feature_blocks(n_samples, n_features)
-        _run_blocks(self._presort_block, len(self._blocks), _helper_count(self.n_threads))
+        sorted_order = np.empty((n_samples, n_features), dtype=np.int32, order="F")
+        rises = np.zeros((n_samples, n_features), dtype=bool, order="F")
+        blocks = _feature_blocks(n_samples, n_features)
+        run_blocks(
+            partial(self._presort_block, blocks=blocks, out=(sorted_order, rises)),
+            len(blocks),
+            self.n_threads,
+        )
+        self._code_features(sorted_order, rises)
         self._signed_weights = np.empty(n_samples)
         self._weights_by_class = np.empty((2, n_samples))
         self._goes_right = np.empty(n_samples, dtype=bool)
         n_chunks = -(-n_samples // CHUNK)
-        self._boundary_sums = np.empty((2, n_features, n_chunks + 1))
-        self._group_bounds = np.empty((n_features, -(-n_chunks // GROUP)))
+        n_sorted = self.sorted_features.size
+        self._boundary_sums = np.empty((2, n_sorted, n_chunks + 1))
+        self._group_bounds = np.empty((n_sorted, -(-n_chunks // GROUP)))
+        self._candidate_chunks = _candidate_chunks(self.rises)
+        self._every_chunk = _every_chunk(n_sorted, n_chunks)
+        self._blocks = _feature_blocks(n_samples, n_sorted)
+        round_work = n_samples * n_sorted + self._coded.entry_codes.size
+        if round_work < _MIN_THREADED_WORK:
+            self.n_threads = 1
 
-    def _presort_block(self, block):
+    def _presort_block(self, block, blocks, out):
         """Sort the features of one block: one column at a time keeps the temporaries at O(n)."""
-        for feature in range(*self._blocks[block]):
+        sorted_order, rises = out
+        for feature in range(*blocks[block]):
             # float64 for every input dtype: the same values then sort into the same order (ties included),
             # so float32 and float64 copies of X give the same running sums and the same stumps.
             column = self.X[:, feature].astype(np.float64)
             order = np.argsort(column)  # ties may come in any order: equal values are never split
-            self.sorted_order[:, feature] = order
+            sorted_order[:, feature] = order
             sorted_column = column[order]
-            np.greater(sorted_column[1:], sorted_column[:-1], out=self.rises[1:, feature])
+            np.greater(sorted_column[1:], sorted_column[:-1], out=rises[1:, feature])
 
-    def _summarise_block(self, block, totals):
+    def _code_features(self, sorted_order, rises):
+        """Code the features of few distinct values; keep the others' sorted orders and rises."""
+        n_samples, n_features = sorted_order.shape
+        columns = []
+        for feature in range(n_features):
+            run_starts = np.flatnonzero(rises[:, feature])
+            run_lengths = np.diff(run_starts, prepend=0, append=n_samples)
+            if is_worth_coding(run_starts.size + 1, int(run_lengths.max(initial=0)), n_samples):
+                order = sorted_order[:, feature]
+                columns.append((feature, order, self.X[order, feature].astype(np.float64)))
+        self._coded = CodedFeatures(columns, n_samples)
+        self.sorted_features = np.setdiff1d(np.arange(n_features), self._coded.features).astype(np.int64)
+        if columns:
+            sorted_order = np.asfortranarray(sorted_order[:, self.sorted_features])
+            rises = np.asfortranarray(rises[:, self.sorted_features])
+        self.sorted_order, self.rises = sorted_order, rises
+
+    def _summarise_block(self, block, totals, signed, candidate_chunks):
+        """A block of sorted features: their boundary sums and group bounds (:func:`_summarise_features`)."""
         _summarise_features(
             self.sorted_order,
-            self._signed_weights,
+            signed,
             totals,
             self._criterion_code,
-            self._boundary_sums,
-            self._group_bounds,
+            (self._boundary_sums, self._group_bounds),
+            candidate_chunks,
             *self._blocks[block],
         )
 
@@ -585,54 +526,129 @@ class PresortedStumpSearch:
             positively weighted samples, or only one class carries weight) the stump is constant: both rows
             of ``value_`` hold the overall class fractions, ``feature_ = 0`` and ``threshold_ = inf``.
         """
-        n_samples, n_features = self.X.shape
+        return self.fit_many(y01, [weights])[0]
+
+    def fit_many(self, y01, weight_vectors):
+        """:meth:`fit` for each weight vector of ``weight_vectors``, the coded features in one pass.
+
+        The stored rows of the coded features are read once for all the vectors (each row's weights side by
+        side); each stump is the one :meth:`fit` returns for its vector alone, bit for bit.
+
+        Returns
+        -------
+        list of DecisionStump
+        """
+        n_samples = self.X.shape[0]
         y01 = np.asarray(y01)
-        weights = np.ascontiguousarray(weights, dtype=np.float64)
-        if y01.shape != (n_samples,) or weights.shape != (n_samples,):
-            raise ValueError(
-                f"y01 and weights must have shape ({n_samples},) like X's rows; "
-                f"got y01 {y01.shape} and weights {weights.shape}"
-            )
+        vectors = [np.ascontiguousarray(vector, dtype=np.float64) for vector in weight_vectors]
+        for vector in vectors:
+            if y01.shape != (n_samples,) or vector.shape != (n_samples,):
+                raise ValueError(
+                    f"y01 and weights must have shape ({n_samples},) like X's rows; "
+                    f"got y01 {y01.shape} and weights {vector.shape}"
+                )
         if y01.dtype != np.int64:
             _check_labels01(y01)  # before the cast, which would turn 0.5 into 0
         y01 = np.ascontiguousarray(y01, dtype=np.int64)  # the one layout the cached kernels are compiled for
-        valid, n_neg, n_pos = _signed_weights(y01, weights, self._signed_weights, self._weights_by_class)
+        # one vector signs its weights into the search's buffer; several keep a row of signed weights each
+        signed = self._signed_weights[np.newaxis]
+        if len(vectors) > 1:
+            signed = np.empty((len(vectors), n_samples))
+        rounds = [self._round_totals(y01, vector, out) for vector, out in zip(vectors, signed, strict=True)]
+        coded_sums = None
+        if self._coded.n_features and any(neg > 0.0 and pos > 0.0 for (neg, pos), _ in rounds):
+            weights = vectors[0][np.newaxis] if len(vectors) == 1 else np.stack(vectors)
+            coded_sums = self._coded.new_sums(len(vectors))
+            run_blocks(
+                partial(self._coded.add_block, y01=y01, weights=weights, sums=coded_sums),
+                self._coded.n_row_blocks,
+                self.n_threads,
+            )
+        return [
+            self._stump(signed[index], totals, n_zero_rows, coded_sums, index)
+            for index, (totals, n_zero_rows) in enumerate(rounds)
+        ]
+
+    def _round_totals(self, y01, weights, signed):
+        """Check one weight vector and sign it into ``signed``: its class totals and count of zero weights."""
+        valid, n_neg, n_pos, n_zero_rows = _signed_weights(y01, weights, signed, self._weights_by_class)
         if not valid:
             _check_labels01(y01)
-        total_neg = self._weights_by_class[0, :n_neg].sum()
-        total_pos = self._weights_by_class[1, :n_pos].sum()
-        if not valid or not total_neg + total_pos > 0.0:
+        totals = (self._weights_by_class[0, :n_neg].sum(), self._weights_by_class[1, :n_pos].sum())
+        if not valid or not totals[0] + totals[1] > 0.0:
             _check_non_negative_weights(weights, "weights")
-        feature = -1  # one class carrying all the weight is a pure root: scikit-learn keeps it as a leaf
-        if total_neg > 0.0 and total_pos > 0.0:
-            totals = (total_neg, total_pos)
-            summarise = partial(self._summarise_block, totals=totals)
-            _run_blocks(summarise, len(self._blocks), _helper_count(self.n_threads))
-            arrays = (self.sorted_order, self.rises, self._signed_weights, self._boundary_sums)
-            feature, last_left, first_right = _best_split(
-                arrays, self._group_bounds, totals, self._criterion_code
-            )
+        return totals, n_zero_rows
 
+    def _stump(self, signed, totals, n_zero_rows, coded_sums, vector):
+        """The stump of one weight vector (signed in ``signed``), its coded features' sums already in
+        ``coded_sums[..., vector]``."""
+        total_neg, total_pos = totals
+        split = None  # one class carrying all the weight is a pure root: scikit-learn keeps it as a leaf
+        if total_neg > 0.0 and total_pos > 0.0:
+            split = self._best_split(signed, totals, n_zero_rows, coded_sums, vector)
         stump = DecisionStump(criterion=self.criterion)
         stump.classes_ = np.array([0, 1])
-        stump.n_features_in_ = n_features
-        if feature < 0:
+        stump.n_features_in_ = self.X.shape[1]
+        if split is None:
             root = np.array([total_neg, total_pos]) / (total_neg + total_pos)
             stump.feature_, stump.threshold_ = 0, np.inf
             stump.value_ = np.vstack([root, root])
             return stump
-        below = float(self.X[self.sorted_order[last_left, feature], feature])
-        above = float(self.X[self.sorted_order[first_right, feature], feature])
-        threshold = below / 2.0 + above / 2.0  # halves: no overflow (scikit-learn's form)
-        if threshold >= above:  # rounding reached the upper value: keep ``above`` on the right
-            threshold = below
-        leaf_sums = _leaf_sums(
-            self.sorted_order, self._signed_weights, feature, first_right, self._goes_right
-        )
+        feature, threshold = split
+        leaf_sums = _leaf_sums(signed, self._goes_right)
         stump.feature_ = int(feature)
         stump.threshold_ = threshold
         stump.value_ = leaf_sums / leaf_sums.sum(axis=1, keepdims=True)
         return stump
+
+    def _best_split(self, signed, totals, n_zero_rows, coded_sums, vector):
+        """The best ``(feature, threshold)`` of one weight vector, or ``None``; its rows going right in
+        ``_goes_right``.
+
+        The coded features' best split (from their sums) seeds the bounded search of the sorted features
+        (boundary sums of the signed weights ``signed``), which replaces it only with a better score (or an
+        equal one of a lower feature).
+        """
+        candidate_chunks = self._candidate_chunks if n_zero_rows == 0 else self._every_chunk
+        if self.sorted_features.size:
+            run_blocks(
+                partial(
+                    self._summarise_block, totals=totals, signed=signed, candidate_chunks=candidate_chunks
+                ),
+                len(self._blocks),
+                self.n_threads,
+            )
+        coded_score, coded_feature, coded_threshold = -np.inf, -1, np.nan
+        if coded_sums is not None:
+            coded_score, coded_feature, coded_threshold = self._coded.best(
+                coded_sums, vector, totals, n_zero_rows, self._criterion_code
+            )
+        arrays = (
+            self.sorted_order,
+            self.rises,
+            signed,
+            self._boundary_sums,
+            self.sorted_features,
+            candidate_chunks,
+        )
+        feature, last_left, first_right = _best_split(
+            arrays, self._group_bounds, totals, self._criterion_code, (coded_score, coded_feature, -1)
+        )
+        if feature >= 0:
+            below = float(self.X[self.sorted_order[last_left, feature], self.sorted_features[feature]])
+            above = float(self.X[self.sorted_order[first_right, feature], self.sorted_features[feature]])
+            threshold = below / 2.0 + above / 2.0  # halves: no overflow (scikit-learn's form)
+            if threshold >= above:  # rounding reached the upper value: keep ``above`` on the right
+                threshold = below
+            _sorted_sides(self.sorted_order, feature, first_right, self._goes_right)
+            return int(self.sorted_features[feature]), threshold
+        if coded_feature < 0:
+            return None
+        # Rows between the two weighted values have zero weight: either side leaves the leaves' sums alone.
+        np.greater(
+            self.X[:, coded_feature].astype(np.float64, copy=False), coded_threshold, out=self._goes_right
+        )
+        return coded_feature, coded_threshold
 
 
 class DecisionStump(ClassifierMixin, BaseEstimator):
@@ -768,7 +784,7 @@ class DecisionStump(ClassifierMixin, BaseEstimator):
         ndarray of shape (n_samples, n_classes)
         """
         leaves = self.apply(X)
-        return self.value_[leaves]
+        return self.value_.take(leaves, axis=0)  # take: a tenth of the time of fancy indexing here
 
     def predict(self, X):
         """The majority (largest weighted fraction) class of each sample's leaf; ties go to ``classes_[0]``.
@@ -782,4 +798,4 @@ class DecisionStump(ClassifierMixin, BaseEstimator):
         ndarray of shape (n_samples,)
         """
         leaves = self.apply(X)
-        return self.classes_[np.argmax(self.value_, axis=1)][leaves]
+        return self.classes_[np.argmax(self.value_, axis=1)].take(leaves)

@@ -22,12 +22,19 @@ ROUNDS = 15
 
 @pytest.fixture(scope="module")
 def problem():
-    """An imbalanced problem with example-dependent costs: C_FN heavy-tailed, C_FP = C_TP = 1, C_TN = 0."""
+    """An imbalanced problem with example-dependent costs: C_FN heavy-tailed, C_FP = C_TP = 1, C_TN = 0.
+
+    Two of its features are sorted (continuous), one has ties, and two are mostly one value (a flag and a
+    count), which the stump search codes and sums for all the candidates of a grid in one pass.
+    """
     rng = np.random.default_rng(11)
     n = 360
-    X = rng.normal(size=(n, 5))
+    X = rng.normal(size=(n, 7))
     X[:, 4] = np.round(X[:, 4])  # ties in one feature
-    y = (X[:, 0] + 0.8 * X[:, 1] + rng.normal(scale=1.1, size=n) > 1.4).astype(int)
+    X[:, 5] = rng.random(n) < 0.2  # a flag
+    X[:, 6] = np.where(rng.random(n) < 0.75, 0.0, rng.integers(1, 5, size=n))  # a count, mostly 0
+    signal = X[:, 0] + 0.8 * X[:, 1] + 0.9 * X[:, 5] + 0.3 * X[:, 6]
+    y = (signal + rng.normal(scale=1.1, size=n) > 1.9).astype(int)
     c_fn = np.maximum(np.exp(rng.normal(2.0, 1.0, size=n)), 1.0)
     costs = np.column_stack([np.ones(n), c_fn, np.ones(n), np.zeros(n)])
     return X, y, costs
@@ -128,13 +135,13 @@ def test_adamec_trains_one_ensemble_for_the_whole_grid(problem, monkeypatch):
     """AdaMEC's weights never depend on C-: each round is one search, the candidates only re-decide."""
     X, y, costs = problem
     searches = []
-    fit = PresortedStumpSearch.fit
+    fit_many = PresortedStumpSearch.fit_many
 
-    def counting(self, y01, weights):
-        searches.append(weights)
-        return fit(self, y01, weights)
+    def counting(self, y01, weight_vectors):
+        searches.extend(weight_vectors)
+        return fit_many(self, y01, weight_vectors)
 
-    monkeypatch.setattr(PresortedStumpSearch, "fit", counting)
+    monkeypatch.setattr(PresortedStumpSearch, "fit_many", counting)
     fits = fit_negative_cost_grid(AdaMEC(n_estimators=ROUNDS), X, y, REGRET_GRID, cost_matrix=costs)
     assert len(searches) == len(fits[0].model.estimators_)  # one search a round for the 4 candidates
     decisions = [fit.model.predict(X, cost_matrix=costs) for fit in fits]

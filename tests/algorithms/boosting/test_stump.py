@@ -20,7 +20,7 @@ from sklearn.datasets import make_classification
 from sklearn.tree import DecisionTreeClassifier
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from algorithms.boosting import BOOSTING_METHODS, _stump
+from algorithms.boosting import BOOSTING_METHODS, _stump_threads
 from algorithms.boosting._stump import CHUNK, CRITERIA, GROUP, DecisionStump, PresortedStumpSearch
 
 REPO = Path(__file__).resolve().parents[3]
@@ -142,6 +142,39 @@ def test_zero_weight_sample_neither_sets_the_threshold_nor_fills_a_leaf():
     assert np.all(stump.value_.sum(axis=1) == pytest.approx(1.0))
 
 
+def test_coded_feature_whose_most_frequent_value_has_no_weight_splits_between_weighted_values():
+    """A feature of few values is coded, and its most frequent value's rows are never read: whether that
+    value carries weight comes from counting the round's zero-weight rows. Here it carries none, so the only
+    split lies between the weighted values 1 and 9 (threshold 5), not between 1 and the unweighted 5."""
+    X = np.array([[1.0]] * 2 + [[5.0]] * 10 + [[9.0]] * 2)
+    y = np.array([0, 0] + [1, 0] * 5 + [1, 1])
+    weights = np.array([1.0, 1.0] + [0.0] * 10 + [1.0, 1.0])
+    search = PresortedStumpSearch(X)
+    assert search.sorted_features.size == 0  # coded
+    stump = search.fit(y, weights)
+    assert (stump.feature_, stump.threshold_) == (0, 5.0)
+    np.testing.assert_array_equal(stump.value_, [[1.0, 0.0], [0.0, 1.0]])
+    weights[2] = 1e-300  # one row of the most frequent value carries weight: it becomes a candidate
+    stump = search.fit(y, weights)
+    assert stump.threshold_ in (3.0, 7.0)
+
+
+def test_coded_and_sorted_features_tie_to_the_lowest_index():
+    """A one-hot column (coded) and the same split on a continuous column (sorted) score alike: the lower
+    column wins whichever way it is searched."""
+    rng = np.random.default_rng(0)
+    continuous = rng.normal(size=400)
+    one_hot = (continuous > 0.3).astype(float)
+    y = (continuous > 0.3).astype(int)
+    for X, sorted_column in (
+        (np.column_stack([one_hot, continuous]), 1),
+        (np.column_stack([continuous, one_hot]), 0),
+    ):
+        search = PresortedStumpSearch(X)
+        assert search.sorted_features.tolist() == [sorted_column]
+        assert search.fit(y, np.ones(400)).feature_ == 0
+
+
 def test_threshold_between_adjacent_floats_keeps_the_upper_value_right():
     low = 1.0
     high = np.nextafter(low, 2.0)
@@ -189,14 +222,19 @@ def _log_share(part, whole):
 def _plain_scan(search, y, weights, criterion):
     """Every candidate split with its score, computed in numpy as a plain scan computes it.
 
-    Follows the search's own sorted order without the zero-weight rows, so the running class sums (``cumsum``
-    adds in the same order) and hence the gini and error scores are the search's bit for bit. Returns a list
-    of ``(score, feature, threshold)`` in scan order (feature, then position).
+    For a feature the search keeps sorted it follows the search's own sorted order without the zero-weight
+    rows, so the running class sums (``cumsum`` adds in the same order) and hence the gini and error scores
+    are the search's bit for bit; a coded feature (few distinct values) is scanned in its own stable order,
+    whose sums may differ from the search's in the last bits. Returns a list of ``(score, feature,
+    threshold)`` in scan order (feature, then position).
     """
     total_neg, total_pos = weights[y == 0].sum(), weights[y == 1].sum()
     candidates = []
     for feature in range(search.X.shape[1]):
-        order = search.sorted_order[:, feature]
+        if feature in search.sorted_features:
+            order = search.sorted_order[:, np.searchsorted(search.sorted_features, feature)]
+        else:
+            order = np.argsort(search.X[:, feature].astype(np.float64), kind="stable")
         order = order[weights[order] > 0]
         values = search.X[order, feature].astype(np.float64)
         positive = y[order] == 1
@@ -240,13 +278,15 @@ def _search_problem(seed):
         random_state=seed,
     )
     X, y = X[:n_samples, :n_features], y[:n_samples]
-    kind = seed % 4
+    kind = seed % 5
     if kind == 1:
         X = X.astype(np.float32)
     elif kind == 2:
         X = np.round(X * 2)  # about 10 distinct values
     elif kind == 3:
         X = (X > 0).astype(np.float64)
+    elif kind == 4:  # mostly one value, as in one-hot columns and counts: the search codes these
+        X = np.where(rng.random(X.shape) < rng.uniform(0.6, 0.95), 0.0, np.round(X * 2))
     if seed % 3 == 0 and n_samples > 10 and np.unique(y).size == 2:
         weights = BOOSTING_METHODS["adaboost"](n_estimators=int(rng.integers(1, 30))).fit(X, y)
         weights = weights.final_distribution_
@@ -258,13 +298,15 @@ def _search_problem(seed):
 
 @pytest.mark.parametrize("criterion", sorted(CRITERIA))
 def test_pruned_search_chooses_the_split_a_plain_scan_chooses(criterion):
-    """The search skips chunks by a bound on the score: it must still pick the plain scan's split.
+    """The search skips chunks by a bound on the score and codes features of few values: it must still
+    pick the plain scan's split.
 
-    gini and error: the first candidate of the highest score, exactly (same sums, same arithmetic). entropy:
-    numpy's log may differ from the kernel's in the last bit, so the chosen split must score within 1e-12
-    of the best candidate.
+    gini and error over sorted features only: the first candidate of the highest score, exactly (same sums,
+    same arithmetic). entropy (numpy's log may differ from the kernel's in the last bit) and problems with
+    coded features (the same class sums added in another order): the chosen split must score within 1e-12 of
+    the best candidate.
     """
-    searched = 0
+    searched = coded = 0
     for seed in range(60):
         X, y, weights = _search_problem(seed)
         if weights[y == 0].sum() == 0 or weights[y == 1].sum() == 0:
@@ -277,7 +319,8 @@ def test_pruned_search_chooses_the_split_a_plain_scan_chooses(criterion):
             assert stump.threshold_ == np.inf, f"seed {seed}: no candidate, so the stump must be constant"
             continue
         searched += 1
-        if criterion == "entropy":
+        coded += search.sorted_features.size < X.shape[1]
+        if criterion == "entropy" or search.sorted_features.size < X.shape[1]:
             near_best = {(f, t) for score, f, t in candidates if score >= best - 1e-12 * abs(best)}
             assert (stump.feature_, stump.threshold_) in near_best, f"seed {seed}"
         else:
@@ -287,6 +330,29 @@ def test_pruned_search_chooses_the_split_a_plain_scan_chooses(criterion):
         sums = np.array([[weights[side & (y == k)].sum() for k in (0, 1)] for side in (left, ~left)])
         np.testing.assert_allclose(stump.value_, sums / sums.sum(axis=1, keepdims=True), rtol=1e-12)
     assert searched >= 40
+    assert coded >= 10
+
+
+@pytest.mark.parametrize("criterion", sorted(CRITERIA))
+def test_several_weight_vectors_at_once_give_each_vector_its_own_stump(criterion):
+    """``fit_many`` sums the coded features of every vector in one pass: each stump must be the one ``fit``
+    returns for its vector alone, bit for bit (the cost grid relies on it)."""
+    checked = 0
+    for seed in range(40):
+        X, y, _ = _search_problem(seed)
+        if np.unique(y).size < 2:
+            continue
+        rng = np.random.default_rng(seed)
+        vectors = [rng.exponential(size=y.size) ** rng.uniform(0.5, 3.0) for _ in range(4)]
+        vectors[1][rng.random(y.size) < 0.3] = 0.0  # zero weights in one vector only
+        search = PresortedStumpSearch(X, criterion)
+        together = search.fit_many(y, vectors)
+        for vector, stump in zip(vectors, together, strict=True):
+            alone = search.fit(y, vector)
+            assert (stump.feature_, stump.threshold_) == (alone.feature_, alone.threshold_), f"seed {seed}"
+            np.testing.assert_array_equal(stump.value_, alone.value_)
+        checked += search.sorted_features.size < X.shape[1]
+    assert checked >= 5  # problems with coded features among them
 
 
 @pytest.mark.parametrize("criterion", sorted(CRITERIA))
@@ -306,10 +372,15 @@ def test_two_threads_find_the_same_stump_as_one(criterion):
 
 
 def test_default_threads_take_a_helper_only_for_an_idle_cpu():
-    assert _stump._helper_count(1) == 0
-    assert _stump._helper_count(3) == 2  # an explicit count is taken as asked
-    assert 0 <= _stump._idle_cpus() < (os.cpu_count() or 1)  # this thread is running, so one CPU is busy
-    assert _stump._helper_count(None) in (0, 1)  # at most default_n_threads() - 1, and only if a CPU is idle
+    assert _stump_threads.helper_count(1) == 0
+    assert _stump_threads.helper_count(3) == 2  # an explicit count is taken as asked
+    assert (
+        0 <= _stump_threads.idle_cpus() < (os.cpu_count() or 1)
+    )  # this thread is running, so one CPU is busy
+    assert _stump_threads.helper_count(None) in (
+        0,
+        1,
+    )  # at most default_n_threads() - 1, and only if a CPU is idle
 
 
 def _fit_in_child(X, y, queue):
@@ -561,7 +632,13 @@ def test_split_whose_remaining_weight_rounds_to_zero_is_skipped(criterion):
 
 # --- numba's on-disk cache, warmed at install ------------------------------------------------------------
 
-_STUMP_KERNELS = ("_signed_weights", "_summarise_features", "_best_split", "_leaf_sums")
+_STUMP_KERNELS = (
+    "_stump._signed_weights",
+    "_stump._summarise_features",
+    "_stump._best_split",
+    "_stump._leaf_sums",
+    "_stump_codes._search_coded_features",
+)
 
 
 def _python(arguments, environment):
@@ -582,13 +659,15 @@ def test_install_warm_up_leaves_a_cache_that_a_first_fit_loads_without_compiling
         "import json, numpy as np\n"
         "from sklearn.datasets import make_classification\n"
         "from algorithms.boosting import AdaBoost\n"
-        "from algorithms.boosting import _stump\n"
+        "from algorithms.boosting import _stump, _stump_codes\n"
         "X, y = make_classification(n_samples=500, n_features=8, random_state=0)\n"
+        "X = np.column_stack([X, X[:, 0] > 0, np.round(X[:, 1])])  # two coded features\n"
         "AdaBoost(n_estimators=5).fit(X, y)\n"
         "AdaBoost(n_estimators=5).fit(X.astype(np.float32), y)\n"
         "_stump.DecisionStump(criterion='entropy').fit(X, y)\n"
         f"kernels = {_STUMP_KERNELS!r}\n"
-        "stats = {name: getattr(_stump, name).stats for name in kernels}\n"
+        "modules = {'_stump': _stump, '_stump_codes': _stump_codes}\n"
+        "stats = {name: getattr(modules[name.split('.')[0]], name.split('.')[1]).stats for name in kernels}\n"
         "print(json.dumps({name: [sum(s.cache_hits.values()), sum(s.cache_misses.values())]"
         " for name, s in stats.items()}))\n"
     )
