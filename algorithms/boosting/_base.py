@@ -101,7 +101,12 @@ from algorithms._validation import (
 )
 from algorithms.boosting import _kernels, _rules
 from algorithms.boosting._fitters import ClonedEstimatorFitter, PresortedStumpFitter
-from algorithms.boosting._stump import DecisionStump
+from algorithms.boosting._stump import (
+    DecisionStump,
+    add_leaf_values,
+    leaf_outputs,
+    spread_leaf_values,
+)
 from algorithms.exceptions import CostMatrixIgnoredWarning
 from algorithms.metrics import check_cost_matrix
 
@@ -377,7 +382,7 @@ def _boost(data: _FitData, ensembles, n_estimators, errors=None):
                     continue
                 key = (id(learner), ensemble.rules.weak_output)
                 if key not in outputs:
-                    outputs[key] = ensemble.rules.weak_output(learner, data.X)
+                    outputs[key] = _weak_output(ensemble.rules.weak_output, learner, data.X)
                 # ensembles trained on the same weights share the search; each keeps its own learner
                 own = copy.deepcopy(learner) if id(learner) in given else learner
                 given.add(id(learner))
@@ -389,6 +394,14 @@ def _boost(data: _FitData, ensembles, n_estimators, errors=None):
                         raise
                     errors[ensemble] = error
             active = still_active
+
+
+def _weak_output(output, learner, X):
+    """``output(learner, X)``: the rule's ``h_t(x_i)`` on every row; a stump's from its two leaves'."""
+    if type(learner) is DecisionStump:
+        left, right = leaf_outputs(output, learner)
+        return spread_leaf_values(X[:, learner.feature_], learner.threshold_, left, right)
+    return output(learner, X)
 
 
 def _fit_round(data, round_sets, seeds, errors):
@@ -666,9 +679,15 @@ fit_negative_cost_grid`).
         scale = 0.0
         vote_weights = self.vote_weights_ if vote_weights is None else vote_weights
         for learner, votes in zip(self.estimators_, vote_weights, strict=True):
-            with config_context(assume_finite=True):  # X was checked above: not once per learner again
-                output = weak_output(learner, X)
-            margin = margin + _rules.weighted_votes(output, votes)
+            if type(learner) is DecisionStump:  # one vote per leaf, added to each row's margin in one pass
+                leaf_votes = _rules.weighted_votes(np.array(leaf_outputs(weak_output, learner)), votes)
+                margin = add_leaf_values(
+                    margin, X[:, learner.feature_], learner.threshold_, leaf_votes[0], leaf_votes[1]
+                )
+            else:
+                with config_context(assume_finite=True):  # X was checked above: not once per learner again
+                    output = weak_output(learner, X)
+                margin = margin + _rules.weighted_votes(output, votes)
             scale += float(np.max(np.abs(votes)))
             yield margin, scale
 
@@ -686,6 +705,16 @@ fit_negative_cost_grid`).
         p_second = expit(2.0 * self._oriented(margin))
         return np.column_stack([1.0 - p_second, p_second])
 
+    def _final_margin(self, X):
+        """The whole ensemble's ``(margin, vote scale)``: the last of :meth:`_staged_margins`."""
+        *_, last = self._staged_margins(X)
+        return last
+
+    def _normalised_score(self, margin, scale):
+        score = self._oriented(margin) / scale
+        score[np.abs(score) <= _rules.TIE_TOLERANCE] = 0.0  # votes that cancel up to rounding: a tie
+        return score
+
     def staged_decision_function(self, X):
         """Yield :meth:`decision_function` of the partial ensemble after every round.
 
@@ -694,9 +723,7 @@ fit_negative_cost_grid`).
         score : ndarray of shape (n_samples,)
         """
         for margin, scale in self._staged_margins(X):
-            score = self._oriented(margin) / scale
-            score[np.abs(score) <= _rules.TIE_TOLERANCE] = 0.0  # votes that cancel up to rounding: a tie
-            yield score
+            yield self._normalised_score(margin, scale)
 
     def decision_function(self, X):
         """Normalised ensemble score ``sum_t alpha_t h_t(x) / sum_t alpha_t`` in [-1, 1] (docs/algorithms.md
@@ -705,8 +732,7 @@ fit_negative_cost_grid`).
         With asymmetric vote weights the denominator is ``sum_t max(v+_t, v-_t)``. Positive values favour
         ``classes_[1]`` (scikit-learn's convention).
         """
-        *_, last = self.staged_decision_function(X)
-        return last
+        return self._normalised_score(*self._final_margin(X))
 
     def staged_predict(self, X):
         """Yield :meth:`predict` of the partial ensemble after every round."""
@@ -729,8 +755,8 @@ fit_negative_cost_grid`).
         :meth:`decision_function`; a strictly increasing map of the score, so it ranks samples identically.
         Not calibrated (use ``CalibratedClassifierCV`` for that).
         """
-        *_, last = self.staged_predict_proba(X)
-        return last
+        margin, _ = self._final_margin(X)
+        return self._probabilities_of(margin)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

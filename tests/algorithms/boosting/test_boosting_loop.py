@@ -402,3 +402,37 @@ def test_a_rule_parameter_that_names_no_quantity_raises(imbalanced, variant, par
         variant(n_estimators=2).fit(X, y)
     for known in ("weighted_error", "weights", "output", "cumulative_votes", "fixed_costs"):
         assert f"'{known}'" in str(raised.value)
+
+
+@pytest.mark.parametrize("key", ["adaboost", "csb1", "adac3", "rareboost"])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_stump_outputs_from_their_two_leaves_equal_the_rule_on_every_row(imbalanced, key, dtype):
+    """The loop and the staged predictions evaluate a stump's output on one row per leaf and spread it: each
+    row must get exactly what the rule computes on it (discrete ``+-1``, CSB1's ``2 p - 1``, RareBoost's
+    asymmetric votes), constant stumps included."""
+    from algorithms.boosting._base import _weak_output
+    from algorithms.boosting._stump import PresortedStumpSearch
+
+    X, y = imbalanced
+    X = X.astype(dtype)
+    model = BOOSTING_METHODS[key](n_estimators=12, random_state=0).fit(X, y)
+    rules = model._boosting_rules()
+    # only the negatives carry weight: the loop's constant stump (both leaves the root, threshold inf)
+    constant = PresortedStumpSearch(X).fit(y, np.where(y == 1, 0.0, 1.0))
+    assert constant.threshold_ == np.inf
+    for learner in [*model.estimators_, constant]:
+        np.testing.assert_array_equal(
+            _weak_output(rules.weak_output, learner, np.asfortranarray(X)), rules.weak_output(learner, X)
+        )
+    margin = np.zeros(X.shape[0])
+    for staged, learner, votes in zip(
+        model._staged_margins(X), model.estimators_, model.vote_weights_, strict=True
+    ):
+        margin = margin + _rules_weighted_votes(rules.weak_output(learner, X.astype(np.float64)), votes)
+        np.testing.assert_array_equal(staged[0], margin)
+
+
+def _rules_weighted_votes(output, votes):
+    from algorithms.boosting._rules import weighted_votes
+
+    return weighted_votes(output, votes)
