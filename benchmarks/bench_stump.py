@@ -13,6 +13,12 @@ set, ``REPEATS`` times), so load swings hit every row alike; ratios are of media
 The second table splits one gini round into its parts and shows what the bounds save: a plain scan that scores
 every candidate (the same kernels, no bounds; the previous stump's design) per criterion.
 
+The coded-features table measures the features of few values (one-hot columns, counts) on the two largest
+AdaCC datasets, adult and bank (their first 80 % of rows, a training fold's size): a gini round of the default
+search, which codes them (``algorithms/boosting/_stump_codes.py``), against the same search with every
+feature sorted (the design before), each with the least work of its own design: the sorted scan over every
+feature, or one addition per stored row of the coded features plus the sorted scan of the others.
+
 The third table shows how the threads behave when the machine is shared: ms per gini round with one thread,
 with two threads always, with the default (a helper thread only when a CPU is idle as the pass starts), and
 with numba's ``parallel=True`` loop over features (the alternative that was measured and rejected), alone,
@@ -78,7 +84,10 @@ def least_work_scan(sorted_order, signed_weights):
 
 @njit(cache=True, nogil=True)
 def plain_scan(arrays, totals, criterion):
-    """Score every candidate of every feature (no bounds): the search's exact scan over all chunks."""
+    """Score every candidate of every feature (no bounds): the search's exact scan over all chunks.
+
+    ``arrays`` as :func:`algorithms.boosting._stump._best_split` takes them.
+    """
     n_features, n_chunks = arrays[0].shape[1], arrays[3].shape[2] - 1
     best = (-np.inf, -1, -1)
     for feature in range(n_features):
@@ -88,11 +97,72 @@ def plain_scan(arrays, totals, criterion):
 
 
 @njit(cache=True, parallel=True)
-def _summarise_in_prange(sorted_order, signed_weights, totals, criterion, sums, bounds):
+def _summarise_in_prange(sorted_order, signed_weights, totals, criterion, sums_and_bounds, candidates):
     n_features = sorted_order.shape[1]
     for pair in prange((n_features + 1) // 2):
         first, stop = 2 * pair, min(2 * pair + 2, n_features)
-        _stump._summarise_features(sorted_order, signed_weights, totals, criterion, sums, bounds, first, stop)
+        _stump._summarise_features(
+            sorted_order, signed_weights, totals, criterion, sums_and_bounds, candidates, first, stop
+        )
+
+
+@njit(cache=True, nogil=True)
+def least_work_coded(row_starts, entry_codes, y01, weights, class_sums):
+    """The least work of the coded features' round: one addition per stored row, into its code's class."""
+    for row in range(y01.shape[0]):
+        for entry in range(row_starts[row], row_starts[row + 1]):
+            class_sums[entry_codes[entry], y01[row]] += weights[row]
+    return class_sums[0, 0]
+
+
+def time_coded(repeats):
+    """ms per gini round (float64, one thread, round-20 weights) with and without coded features."""
+    return {name: _time_coded_dataset(name, repeats) for name in ("adult", "bank")}
+
+
+def _time_coded_dataset(name, repeats):
+    from benchmarks._evidence import load_arrays
+
+    X, y, _ = load_arrays(name)
+    rows = int(0.8 * y.size)
+    X, y = np.asfortranarray(X[:rows]), y[:rows].astype(np.int64)
+    weights = boosting_weights(X, y, 20)
+    coded = PresortedStumpSearch(X, "gini", n_threads=1)
+    worth_coding = _stump.is_worth_coding
+    _stump.is_worth_coding = lambda *_: False
+    try:
+        every_sorted = PresortedStumpSearch(X, "gini", n_threads=1)
+    finally:
+        _stump.is_worth_coding = worth_coding
+    signed = _signed(y, weights)
+    codes = coded._coded
+    class_sums = np.zeros((max(codes.n_codes, 1), 2))
+
+    def least_coded():
+        least_work_coded(codes.row_starts, codes.entry_codes, y, weights, class_sums)
+        least_work_scan(coded.sorted_order, signed)
+
+    calls = {
+        "coded": lambda: coded.fit(y, weights),
+        "every feature sorted": lambda: every_sorted.fit(y, weights),
+        "least work, coded": least_coded,
+        "least work, every feature sorted": lambda: least_work_scan(every_sorted.sorted_order, signed),
+    }
+    timings = {label: [] for label in calls}
+    for repeat in range(repeats + 1):  # the first pass loads numba's cache and is not counted
+        for label, call in calls.items():
+            elapsed = _wall_and_cpu(call)[1]
+            if repeat:
+                timings[label].append(elapsed)
+    stump_coded, stump_sorted = coded.fit(y, weights), every_sorted.fit(y, weights)
+    return {
+        "shape": X.shape,
+        "coded_features": codes.n_features,
+        "stored_per_row": codes.entry_codes.size / y.size,
+        "same_stump": (stump_coded.feature_, stump_coded.threshold_)
+        == (stump_sorted.feature_, stump_sorted.threshold_),
+        **{label: statistics.median(values) for label, values in timings.items()},
+    }
 
 
 def _seconds(call):
@@ -152,15 +222,17 @@ def time_parts(X, y, weight_sets, repeats):
     search.fit(y, weights)  # fills the signed weights
     totals = (weights[y == 0].sum(), weights[y == 1].sum())
     order, signed = search.sorted_order, search._signed_weights
-    sums, bounds = search._boundary_sums, search._group_bounds
-    arrays = (order, search.rises, signed, sums)
-    n_features = X.shape[1]
+    sums, bounds, candidates = search._boundary_sums, search._group_bounds, search._candidate_chunks
+    arrays = (order, search.rises, signed, sums, search.sorted_features, candidates)
+    n_features = order.shape[1]
 
     def summarise(criterion):
-        _stump._summarise_features(order, signed, totals, CRITERIA[criterion], sums, bounds, 0, n_features)
+        _stump._summarise_features(
+            order, signed, totals, CRITERIA[criterion], (sums, bounds), candidates, 0, n_features
+        )
 
     def best_split(criterion):
-        _stump._best_split(arrays, bounds, totals, CRITERIA[criterion])
+        _stump._best_split(arrays, bounds, totals, CRITERIA[criterion], (-np.inf, -1, -1))
 
     def plain(criterion):
         summarise(criterion)
@@ -195,18 +267,18 @@ def time_parts(X, y, weight_sets, repeats):
 def _use_prange():
     """Make every search run its pass over the rows as one numba ``parallel=True`` loop (benchmark only)."""
 
-    def run_blocks(work, n_blocks, n_helpers):
-        search = work.func.__self__  # work = partial(search._summarise_block, totals=...)
+    def run_blocks(work, n_blocks, n_threads):
+        search = work.func.__self__  # work = partial(search._summarise_block, totals=..., signed=..., ...)
         _summarise_in_prange(
             search.sorted_order,
-            search._signed_weights,
+            work.keywords["signed"],
             work.keywords["totals"],
             search._criterion_code,
-            search._boundary_sums,
-            search._group_bounds,
+            (search._boundary_sums, search._group_bounds),
+            work.keywords["candidate_chunks"],
         )
 
-    _stump._run_blocks = run_blocks
+    _stump.run_blocks = run_blocks
 
 
 def worker(mode, fits, rounds, start_at):
@@ -280,6 +352,29 @@ def _paired_ratio(timings, reference, which):
 
 def _median_ms(timings, which):
     return 1e3 * statistics.median(timing[which] for values in timings.values() for timing in values)
+
+
+def render_coded(coded):
+    lines = [
+        "Features of few values, coded (CPU ms per gini round, float64, one thread, round-20 weights of "
+        "AdaBoost; medians):",
+        "",
+        "| dataset (training rows x features) | coded features | stored rows per row | coded: ms | "
+        "x its least work | every feature sorted: ms | x its least work | sorted / coded | same stump |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---|",
+    ]
+    for name, result in coded.items():
+        rows, features = result["shape"]
+        lines.append(
+            f"| {name} ({rows:,} x {features}) | {result['coded_features']} | "
+            f"{result['stored_per_row']:.1f} | {1e3 * result['coded']:.2f} | "
+            f"{result['coded'] / result['least work, coded']:.2f} | "
+            f"{1e3 * result['every feature sorted']:.2f} | "
+            f"{result['every feature sorted'] / result['least work, every feature sorted']:.2f} | "
+            f"{result['every feature sorted'] / result['coded']:.2f} | "
+            f"{'yes' if result['same_stump'] else 'no'} |"
+        )
+    return "\n".join(lines)
 
 
 def render(least, seconds, parts, scenarios, load_before, repeats, rounds):
@@ -364,7 +459,7 @@ def _threading_layer():
         "from benchmarks.bench_stump import _summarise_in_prange\n"
         "import numpy as np, numba\n"
         "_summarise_in_prange(np.zeros((4, 2), np.int32, order='F'), np.zeros(4), (1.0, 1.0), 0, "
-        "np.zeros((2, 2, 2)), np.zeros((2, 1)))\n"
+        "(np.zeros((2, 2, 2)), np.zeros((2, 1))), np.zeros((2, 2), np.int64))\n"
         "print(numba.threading_layer())\n"
     )
     result = subprocess.run(
@@ -381,9 +476,12 @@ def main(quick: bool = False) -> None:
     X, y, weight_sets, least, seconds = time_rounds(repeats)
     print("timing the parts of a round", flush=True)
     parts = time_parts(X, y, weight_sets, repeats)
+    print("timing the coded features", flush=True)
+    coded = time_coded(repeats)
     print("timing the thread scenarios", flush=True)
     scenarios = time_scenarios(rounds)
     body = render(least, seconds, parts, scenarios, load_before, repeats, rounds)
+    body += "\n\n" + render_coded(coded)
     print(body)
     command = f"python -m benchmarks{' --quick' if quick else ''} stump"
     print(f"written to {write_section('stump', 'Stump round vs the least-work scan', body, command)}")
