@@ -8,7 +8,8 @@ expected savings of positive-class probabilities (Höppner et al. 2022, EJOR), s
 without choosing a threshold: the loss cslogit and csboost minimise.
 
 Every metric takes ``y_true`` and ``y_pred`` coded with the positive (minority) class as ``pos_label``
-(default 1); scikit-learn and imbalanced-learn compute the underlying rates.
+(default 1). The rates are ratios of one confusion count (:func:`confusion_counts`), defined as
+scikit-learn and imbalanced-learn define them (tested against them); scikit-learn computes the AUC.
 
 :data:`METRICS` is the one table of metrics that the pipeline computes and shows: each metric's function, its
 inputs (labels, scores, costs), label, direction and format; :data:`VIEWS` says which table shows which. A new
@@ -22,14 +23,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 import numpy as np
-from sklearn.metrics import (
-    accuracy_score,
-    balanced_accuracy_score,
-    f1_score,
-    precision_score,
-    recall_score,
-    roc_auc_score,
-)
+from sklearn.metrics import roc_auc_score
 
 __all__ = [
     "COST_COLUMNS",
@@ -42,6 +36,7 @@ __all__ = [
     "check_cost_matrix",
     "classification_report_dict",
     "computed_metrics",
+    "confusion_counts",
     "cost_loss",
     "expected_cost_loss",
     "expected_savings_score",
@@ -68,49 +63,78 @@ def _binary(y_true, y_pred, pos_label):
     return (y_true == pos_label).astype(int), (y_pred == pos_label).astype(int)
 
 
-def tpr(y_true, y_pred, *, pos_label=1):
-    """True positive rate (recall, sensitivity): TP / (TP + FN) (AdaCC Table 5)."""
+def confusion_counts(y_true, y_pred, *, pos_label=1):
+    """``(TP, FP, TN, FN)``: how many examples fall in each cell of the binary confusion matrix.
+
+    The rates below are ratios of these counts, as scikit-learn and imbalanced-learn define them (their
+    ``zero_division`` of 0 included: ``tests/algorithms/test_metrics.py`` checks every rate against
+    ``recall_score``, ``precision_score``, ``f1_score``, ``balanced_accuracy_score``, imbalanced-learn's
+    ``specificity_score`` and ``geometric_mean_score``); counting once costs microseconds where each of
+    those functions validates its input again.
+    """
     t, p = _binary(y_true, y_pred, pos_label)
-    return float(recall_score(t, p, zero_division=0.0))
+    true_positive = int(np.count_nonzero(t & p))
+    positives, predicted = int(np.count_nonzero(t)), int(np.count_nonzero(p))
+    false_positive = predicted - true_positive
+    false_negative = positives - true_positive
+    true_negative = t.size - positives - false_positive
+    return true_positive, false_positive, true_negative, false_negative
+
+
+def _ratio(numerator, denominator):
+    """``numerator / denominator``, 0 when the denominator is 0 (scikit-learn's ``zero_division=0``)."""
+    return numerator / denominator if denominator else 0.0
+
+
+def tpr(y_true, y_pred, *, pos_label=1):
+    """True positive rate (recall, sensitivity): TP / (TP + FN) (AdaCC Table 5); 0 without positives."""
+    true_positive, _, _, false_negative = confusion_counts(y_true, y_pred, pos_label=pos_label)
+    return float(_ratio(true_positive, true_positive + false_negative))
 
 
 def tnr(y_true, y_pred, *, pos_label=1):
-    """True negative rate (specificity): TN / (TN + FP) (AdaCC Table 5)."""
-    from imblearn.metrics import specificity_score  # on first use: the estimators' import stays light
-
-    t, p = _binary(y_true, y_pred, pos_label)
-    return float(specificity_score(t, p, pos_label=1, average="binary"))
+    """True negative rate (specificity): TN / (TN + FP) (AdaCC Table 5); 0 without negatives."""
+    _, false_positive, true_negative, _ = confusion_counts(y_true, y_pred, pos_label=pos_label)
+    return float(_ratio(true_negative, true_negative + false_positive))
 
 
 def precision(y_true, y_pred, *, pos_label=1):
     """Precision TP / (TP + FP); 0 when nothing is predicted positive."""
-    t, p = _binary(y_true, y_pred, pos_label)
-    return float(precision_score(t, p, zero_division=0.0))
+    true_positive, false_positive, _, _ = confusion_counts(y_true, y_pred, pos_label=pos_label)
+    return float(_ratio(true_positive, true_positive + false_positive))
 
 
 def balanced_accuracy(y_true, y_pred, *, pos_label=1):
-    """Balanced accuracy (TPR + TNR) / 2 (AdaCC Table 5)."""
-    t, p = _binary(y_true, y_pred, pos_label)
-    return float(balanced_accuracy_score(t, p))
+    """Balanced accuracy (TPR + TNR) / 2 (AdaCC Table 5): the mean recall of the classes present in
+    ``y_true`` (scikit-learn's ``balanced_accuracy_score``), so one class's rate when the other is absent."""
+    true_positive, false_positive, true_negative, false_negative = confusion_counts(
+        y_true, y_pred, pos_label=pos_label
+    )
+    recalls = [
+        hits / (hits + misses)
+        for hits, misses in ((true_negative, false_positive), (true_positive, false_negative))
+        if hits + misses
+    ]
+    return float(np.mean(recalls))
 
 
 def f1(y_true, y_pred, *, pos_label=1):
-    """F1 score of the positive class, the harmonic mean of precision and TPR."""
-    t, p = _binary(y_true, y_pred, pos_label)
-    return float(f1_score(t, p, zero_division=0.0))
+    """F1 score of the positive class, the harmonic mean of precision and TPR: 2 TP / (2 TP + FP + FN)."""
+    true_positive, false_positive, _, false_negative = confusion_counts(y_true, y_pred, pos_label=pos_label)
+    return float(_ratio(2 * true_positive, 2 * true_positive + false_positive + false_negative))
 
 
 def g_mean(y_true, y_pred, *, pos_label=1):
     """Geometric mean sqrt(TPR * TNR) (AdaCC Table 5, WOTBoost Section 4)."""
-    from imblearn.metrics import geometric_mean_score  # on first use: the estimators' import stays light
-
-    t, p = _binary(y_true, y_pred, pos_label)
-    return float(geometric_mean_score(t, p, average="binary", pos_label=1))
+    return float(np.sqrt(tpr(y_true, y_pred, pos_label=pos_label) * tnr(y_true, y_pred, pos_label=pos_label)))
 
 
 def accuracy(y_true, y_pred):
     """Fraction of correct predictions."""
-    return float(accuracy_score(np.asarray(y_true), np.asarray(y_pred)))
+    y_true, y_pred = np.asarray(y_true), np.asarray(y_pred)
+    if y_true.shape != y_pred.shape:
+        raise ValueError(f"y_true has shape {y_true.shape} but y_pred has shape {y_pred.shape}")
+    return float(np.mean(y_true == y_pred))
 
 
 def auc(y_true, y_score, *, pos_label=1):

@@ -168,3 +168,61 @@ def test_expected_cost_and_expected_savings_by_hand():
         expected_cost_loss(y, np.array([0.5, 1.5, 0.5, 0.5]), costs)
     with pytest.raises(ValueError, match=r"one positive-class probability per row, shape \(4,\)"):
         expected_cost_loss(y, np.ones(3), costs)
+
+
+def _oracle_rates(y_true, y_pred):
+    """The rates as scikit-learn and imbalanced-learn compute them (the definitions cslearn follows)."""
+    import warnings
+
+    from imblearn.metrics import geometric_mean_score, specificity_score
+    from sklearn.metrics import (
+        accuracy_score,
+        balanced_accuracy_score,
+        f1_score,
+        precision_score,
+        recall_score,
+    )
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # their zero-division and absent-class warnings
+        return {
+            "tpr": recall_score(y_true, y_pred, zero_division=0.0),
+            "tnr": specificity_score(y_true, y_pred, pos_label=1, average="binary"),
+            "precision": precision_score(y_true, y_pred, zero_division=0.0),
+            "balanced_accuracy": balanced_accuracy_score(y_true, y_pred),
+            "f1": f1_score(y_true, y_pred, zero_division=0.0),
+            "g_mean": geometric_mean_score(y_true, y_pred, average="binary", pos_label=1),
+            "accuracy": accuracy_score(y_true, y_pred),
+        }
+
+
+def test_rates_equal_scikit_learn_and_imbalanced_learn_bit_for_bit():
+    """Every rate is computed from one confusion count; it must equal the libraries' value exactly, in the
+    degenerate cases too (one class absent from the truth or the predictions, nothing right, all right).
+
+    One exception, checked apart: with no positive in the truth nor the predictions, imbalanced-learn's
+    ``specificity_score`` finds no positive label and returns 0; the specificity TN / (TN + FP) is 1.
+    """
+    nothing_positive = np.zeros(6, int)
+    assert metrics.tnr(nothing_positive, nothing_positive) == 1.0
+    assert _oracle_rates(nothing_positive, nothing_positive)["tnr"] == 0.0  # the library's quirk
+    rng = np.random.default_rng(0)
+    cases = [
+        (np.ones(6, int), np.ones(6, int)),
+        (np.zeros(6, int), np.array([0, 1, 0, 1, 1, 0])),
+        (np.ones(6, int), np.array([0, 1, 0, 1, 1, 0])),
+        (np.array([0, 1, 0, 1, 1, 0]), np.zeros(6, int)),
+        (np.array([0, 1, 0, 1, 1, 0]), np.ones(6, int)),
+        (np.array([0, 1, 0, 1, 1, 0]), np.array([1, 0, 1, 0, 0, 1])),
+    ]
+    for size in (1, 2, 7, 100, 9000):
+        for share in (0.01, 0.2, 0.5, 0.97):
+            y_true = (rng.random(size) < share).astype(int)
+            y_pred = np.where(rng.random(size) < 0.7, y_true, 1 - y_true)
+            cases.append((y_true, y_pred))
+    for y_true, y_pred in cases:
+        if not (y_true.any() or y_pred.any()):
+            continue  # the exception above
+        oracle = _oracle_rates(y_true, y_pred)
+        mine = {name: getattr(metrics, name)(y_true, y_pred) for name in oracle}
+        assert mine == oracle, (y_true.tolist()[:12], y_pred.tolist()[:12])
