@@ -62,7 +62,7 @@ from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import _check_sample_weight, check_array, check_is_fitted, validate_data
 
-from algorithms.boosting._stump_codes import CodedFeatures, is_worth_coding
+from algorithms.boosting._stump_codes import CodedFeatures, code_column, is_worth_coding
 from algorithms.boosting._stump_scores import CRITERIA, corner_score, split_score
 from algorithms.boosting._stump_threads import run_blocks
 
@@ -452,20 +452,24 @@ default_n_threads` (two, or one under ``NUMBA_NUM_THREADS=1``), a helper joining
             raise ValueError(f"n_threads must be at least 1; got {n_threads!r}")
         if n_samples * n_features < _MIN_THREADED_WORK:
             self.n_threads = 1
-        sorted_order = np.empty((n_samples, n_features), dtype=np.int32, order="F")
-        rises = np.zeros((n_samples, n_features), dtype=bool, order="F")
+        columns = [None] * n_features
         blocks = _feature_blocks(n_samples, n_features)
-        run_blocks(
-            partial(self._presort_block, blocks=blocks, out=(sorted_order, rises)),
-            len(blocks),
-            self.n_threads,
+        run_blocks(partial(self._code_block, blocks=blocks, out=columns), len(blocks), self.n_threads)
+        self._coded = CodedFeatures(
+            [(feature, *column) for feature, column in enumerate(columns) if column is not None], n_samples
         )
-        self._code_features(sorted_order, rises)
+        self.sorted_features = np.array(
+            [feature for feature, column in enumerate(columns) if column is None], dtype=np.int64
+        )
+        n_sorted = self.sorted_features.size
+        self.sorted_order = np.empty((n_samples, n_sorted), dtype=np.int32, order="F")
+        self.rises = np.zeros((n_samples, n_sorted), dtype=bool, order="F")
+        blocks = _feature_blocks(n_samples, n_sorted)
+        run_blocks(partial(self._presort_block, blocks=blocks), len(blocks), self.n_threads)
         self._signed_weights = np.empty(n_samples)
         self._weights_by_class = np.empty((2, n_samples))
         self._goes_right = np.empty(n_samples, dtype=bool)
         n_chunks = -(-n_samples // CHUNK)
-        n_sorted = self.sorted_features.size
         self._boundary_sums = np.empty((2, n_sorted, n_chunks + 1))
         self._group_bounds = np.empty((n_sorted, -(-n_chunks // GROUP)))
         self._candidate_chunks = _candidate_chunks(self.rises)
@@ -475,34 +479,32 @@ default_n_threads` (two, or one under ``NUMBA_NUM_THREADS=1``), a helper joining
         if round_work < _MIN_THREADED_WORK:
             self.n_threads = 1
 
-    def _presort_block(self, block, blocks, out):
-        """Sort the features of one block: one column at a time keeps the temporaries at O(n)."""
-        sorted_order, rises = out
-        for feature in range(*blocks[block]):
-            # float64 for every input dtype: the same values then sort into the same order (ties included),
-            # so float32 and float64 copies of X give the same running sums and the same stumps.
-            column = self.X[:, feature].astype(np.float64)
-            order = np.argsort(column)  # ties may come in any order: equal values are never split
-            sorted_order[:, feature] = order
-            sorted_column = column[order]
-            np.greater(sorted_column[1:], sorted_column[:-1], out=rises[1:, feature])
+    def _column(self, feature):
+        # float64 for every input dtype: the same values then sort into the same order (ties included), so
+        # float32 and float64 copies of X give the same running sums and the same stumps.
+        return self.X[:, feature].astype(np.float64)
 
-    def _code_features(self, sorted_order, rises):
-        """Code the features of few distinct values; keep the others' sorted orders and rises."""
-        n_samples, n_features = sorted_order.shape
-        columns = []
-        for feature in range(n_features):
-            run_starts = np.flatnonzero(rises[:, feature])
-            run_lengths = np.diff(run_starts, prepend=0, append=n_samples)
-            if is_worth_coding(run_starts.size + 1, int(run_lengths.max(initial=0)), n_samples):
-                order = sorted_order[:, feature]
-                columns.append((feature, order, self.X[order, feature].astype(np.float64)))
-        self._coded = CodedFeatures(columns, n_samples)
-        self.sorted_features = np.setdiff1d(np.arange(n_features), self._coded.features).astype(np.int64)
-        if columns:
-            sorted_order = np.asfortranarray(sorted_order[:, self.sorted_features])
-            rises = np.asfortranarray(rises[:, self.sorted_features])
-        self.sorted_order, self.rises = sorted_order, rises
+    def _code_block(self, block, blocks, out):
+        """Code each feature of one block that is worth it (:func:`~algorithms.boosting._stump_codes.\
+is_worth_coding`): ``out[feature]`` becomes ``(values, codes, counts)``, or stays ``None``."""
+        n_samples = self.X.shape[0]
+        for feature in range(*blocks[block]):
+            coded = code_column(self._column(feature), n_samples)
+            if coded is None:
+                continue
+            values, codes = coded
+            counts = np.bincount(codes, minlength=values.size)
+            if is_worth_coding(values.size, int(counts.max()), n_samples):
+                out[feature] = values, codes, counts
+
+    def _presort_block(self, block, blocks):
+        """Sort the sorted features of one block: one column at a time keeps the temporaries at O(n)."""
+        for index in range(*blocks[block]):
+            column = self._column(self.sorted_features[index])
+            order = np.argsort(column)  # ties may come in any order: equal values are never split
+            self.sorted_order[:, index] = order
+            sorted_column = column[order]
+            np.greater(sorted_column[1:], sorted_column[:-1], out=self.rises[1:, index])
 
     def _summarise_block(self, block, totals, signed, candidate_chunks):
         """A block of sorted features: their boundary sums and group bounds (:func:`_summarise_features`)."""

@@ -3,9 +3,9 @@
 A feature whose ``n`` rows take only ``D`` distinct values (a one-hot column, a count, a rating) has only
 ``D - 1`` candidate splits, and the class sums at each are sums over whole groups of equal values. When most
 of its rows hold one value (the *mode*: 0 in a one-hot column), the stump search
-(:mod:`algorithms.boosting._stump`) codes the feature once per fit: each row's value becomes its rank among
-the distinct values (its *code*), and only the rows outside the mode are stored, row by row across all coded
-features. Per round it then
+(:mod:`algorithms.boosting._stump`) codes the feature once per fit, without sorting it: each row's value
+becomes its rank among the distinct values (its *code*, found by a binary search among the values seen), and
+only the rows outside the mode are stored, row by row across all coded features. Per round it then
 
 1. adds each row's weight to the class sums of the codes stored for the row, reading the rows in order (the
    weights stream through the cache, once for all coded features, and the sums stay in L1);
@@ -32,24 +32,77 @@ from numba import njit
 
 from algorithms.boosting._stump_scores import split_score
 
-__all__ = ["ROW_BLOCK", "CodedFeatures", "is_worth_coding"]
+__all__ = ["ROW_BLOCK", "CodedFeatures", "code_column", "is_worth_coding"]
 
 #: Rows per block of step 1: each block adds into its own class sums.
 ROW_BLOCK = 1 << 14
 #: A feature is coded when at most this share of its rows lie outside its most frequent value (a stored row
 #: costs about twice a sorted row's gather and running sum: measured on the AdaCC datasets).
 STORED_SHARE = 0.4
-#: ... and it has at most ``n_samples / CODED_DISTINCT_SHARE`` distinct values.
+#: ... and it has at most ``n_samples / CODED_DISTINCT_SHARE`` distinct values, and at most ``MAX_CODES``.
 CODED_DISTINCT_SHARE = 4
+MAX_CODES = 1024
+
+
+def most_codes(n_samples: int) -> int:
+    """The most distinct values a feature of ``n_samples`` rows may have to be coded."""
+    return min(max(n_samples // CODED_DISTINCT_SHARE, 2), MAX_CODES)
 
 
 def is_worth_coding(n_distinct: int, mode_count: int, n_samples: int) -> bool:
     """Whether a feature of ``n_distinct`` values, ``mode_count`` rows of its most frequent value, among
     ``n_samples`` rows is searched by its codes (see :data:`STORED_SHARE`)."""
-    return (
-        n_distinct <= max(n_samples // CODED_DISTINCT_SHARE, 2)
-        and n_samples - mode_count <= STORED_SHARE * n_samples
-    )
+    return 0 < n_distinct <= most_codes(n_samples) and n_samples - mode_count <= STORED_SHARE * n_samples
+
+
+def code_column(column, n_samples):
+    """A column's distinct values and each row's code, or ``None`` when it has more than
+    :func:`most_codes`: found without sorting the rows (a binary search per row among the values seen)."""
+    n_distinct, values = _distinct_values(column, most_codes(n_samples))
+    if n_distinct < 0:
+        return None
+    values = values[:n_distinct]
+    return values, _codes_of(column, values)
+
+
+@njit(cache=True, nogil=True)
+def _distinct_values(column, most):
+    """The sorted distinct values of ``column``: ``(count, values)``, or ``(-1, _)`` past ``most`` of them."""
+    values = np.empty(most)
+    count = 0
+    for value in column:
+        low, high = 0, count
+        while low < high:
+            middle = (low + high) // 2
+            if values[middle] < value:
+                low = middle + 1
+            else:
+                high = middle
+        if low < count and values[low] == value:
+            continue
+        if count == most:
+            return -1, values
+        for index in range(count, low, -1):
+            values[index] = values[index - 1]
+        values[low] = value
+        count += 1
+    return count, values
+
+
+@njit(cache=True, nogil=True)
+def _codes_of(column, values):
+    """Each row's rank among the sorted distinct ``values`` (which hold every value of ``column``)."""
+    codes = np.empty(column.shape[0], dtype=np.int64)
+    for row in range(column.shape[0]):
+        low, high = 0, values.shape[0]
+        while low < high:
+            middle = (low + high) // 2
+            if values[middle] < column[row]:
+                low = middle + 1
+            else:
+                high = middle
+        codes[row] = low
+    return codes
 
 
 class CodedFeatures:
@@ -61,30 +114,25 @@ class CodedFeatures:
 
     Parameters
     ----------
-    columns : list of (feature, sorted_order, sorted_values)
-        For each coded feature (in increasing ``feature``): its index in ``X``, its rows in value order and
-        their values (float64), ties in any order.
+    columns : list of (feature, values, codes, counts)
+        For each coded feature (in increasing ``feature``): its index in ``X``, its sorted distinct values
+        (float64), each row's code (its value's rank) and each code's row count (:func:`code_column`).
     n_samples : int
     """
 
     def __init__(self, columns, n_samples):
         n_features = len(columns)
-        self.features = np.array([feature for feature, _, _ in columns], dtype=np.int64)
+        self.features = np.array([feature for feature, *_ in columns], dtype=np.int64)
         self.code_starts = np.zeros(n_features + 1, dtype=np.int64)
         self.mode_codes = np.zeros(n_features, dtype=np.int64)
         self.mode_counts = np.zeros(n_features, dtype=np.int64)
         stored_rows, stored_codes, values = [], [], []
-        for index, (_, order, sorted_values) in enumerate(columns):
-            rises = np.empty(n_samples, dtype=bool)
-            rises[:1] = True
-            np.greater(sorted_values[1:], sorted_values[:-1], out=rises[1:])
-            sorted_codes = np.cumsum(rises) - 1
-            counts = np.bincount(sorted_codes)
+        for index, (_, feature_values, codes, counts) in enumerate(columns):
             mode = int(np.argmax(counts))
-            stored = sorted_codes != mode
-            stored_rows.append(order[stored])
-            stored_codes.append(sorted_codes[stored] + self.code_starts[index])
-            values.append(sorted_values[rises])
+            stored = np.flatnonzero(codes != mode)
+            stored_rows.append(stored)
+            stored_codes.append(codes[stored] + self.code_starts[index])
+            values.append(feature_values)
             self.mode_codes[index] = self.code_starts[index] + mode
             self.mode_counts[index] = counts[mode]
             self.code_starts[index + 1] = self.code_starts[index] + counts.size
