@@ -33,6 +33,7 @@ from schemas.dataset_record import FORMAT_VERSION
 from schemas.validation import validate_frame
 from tasks.datasets.cache import resolve_cache_dir
 from tasks.datasets.downloads import DEFAULT_HTTP_OPTIONS, HttpOptions
+from tasks.datasets.entry_lock import locked_entry
 from tasks.datasets.records import DamagedRecordError, EntryPaths, entry_paths, read_record
 from tasks.datasets.spec import Dataset, DatasetSpec
 from tasks.storage import atomic_path, atomic_write_bytes
@@ -198,6 +199,8 @@ def ingest_dataset(
     cache = resolve_cache_dir(cache_dir)
     if not force and (cached := read_cached(spec, cache)) is not None:
         return cached
-    files = spec.source.fetch(cache, options=options, progress=progress)
-    frame = build_canonical_frame(spec, files)
-    return write_entry(spec, frame, entry_paths(cache, spec.name), spec.source.checksums(cache))
+    paths = entry_paths(cache, spec.name)
+    with locked_entry(paths, spec.name):
+        files = spec.source.fetch(cache, options=options, progress=progress)
+        frame = build_canonical_frame(spec, files)
+        return write_entry(spec, frame, paths, spec.source.checksums(cache))

@@ -29,6 +29,7 @@ from schemas.canonical_dataset import COST_PREFIX
 from schemas.dataset_record import DatasetRecord, UserDatasetRecord
 from tasks.datasets.cache import resolve_cache_dir, sha256_file
 from tasks.datasets.encoding import encode_features
+from tasks.datasets.entry_lock import locked_entry
 from tasks.datasets.ingestion import (
     UnusableEntryError,
     build_canonical_frame,
@@ -46,7 +47,7 @@ from tasks.datasets.records import (
 )
 from tasks.datasets.sources import LocalFile, check_regular_file
 from tasks.datasets.spec import Dataset, DatasetEntry, DatasetSpec
-from tasks.datasets.user_columns import prepare_user_features
+from tasks.datasets.user_columns import prepare_user_features, user_cost_matrix
 from tasks.datasets.user_table import (
     DEFAULT_MAX_COLUMNS,
     delimiter_name,
@@ -103,6 +104,17 @@ class UserFileOptions:
             raise ValueError(
                 f"--cost-columns takes exactly {len(COST_COLUMNS)} column names in the order "
                 f"{list(COST_COLUMNS)}; got {len(self.cost_columns)}: {list(self.cost_columns)}"
+            )
+        costs_of = {column: [] for column in self.cost_columns}
+        for cost, column in zip(COST_COLUMNS, self.cost_columns, strict=False):
+            costs_of[column].append(cost)
+        repeated = "; ".join(
+            f"{column!r} as {' and '.join(costs)}" for column, costs in costs_of.items() if len(costs) > 1
+        )
+        if repeated:
+            raise ValueError(
+                f"--cost-columns repeats columns ({repeated}); each of the four costs "
+                f"{', '.join(COST_COLUMNS)} needs a column of its own, named in that order"
             )
         if self.target in self.cost_columns:
             raise ValueError(f"target column {self.target!r} cannot also be a cost column")
@@ -261,6 +273,7 @@ def user_file_recipe(
     :func:`~tasks.datasets.user_columns.prepare_user_features` and encoded by
     :func:`~tasks.datasets.encoding.encode_features`.
     """
+    _check_listed_columns(raw, member, cost_columns, "--cost-columns")
     _check_listed_columns(raw, member, drop_columns, "--drop-columns")
     _check_listed_columns(raw, member, categorical_columns, "--categorical")
     is_positive = _label_rule(raw, member=member, target=target, positive=positive)
@@ -271,11 +284,12 @@ def user_file_recipe(
             f"{member} has no feature column left once the target {target!r} and the cost columns "
             f"{list(cost_columns)}{dropped} are set aside; its columns: {list(raw.columns)[:20]}"
         )
+    costs = user_cost_matrix(raw, cost_columns, member=member) if cost_columns else None
     features = encode_features(
         prepare_user_features(remaining, member=member, categorical_columns=categorical_columns)
     )
-    for cost_name, column in zip(COST_COLUMNS, cost_columns, strict=False):
-        features[f"{COST_PREFIX}{cost_name}"] = raw[column].to_numpy(dtype=np.float64)
+    for index, cost_name in enumerate(COST_COLUMNS if costs is not None else ()):
+        features[f"{COST_PREFIX}{cost_name}"] = costs[:, index]
     return features, is_positive.to_numpy(dtype=np.int8)
 
 
@@ -283,16 +297,12 @@ def user_file_spec(path: Path, options: UserFileOptions, name: str) -> DatasetSp
     """A definition like the built-in ones for a user's CSV or parquet file (validated like the registered
     datasets).
 
-    The raw check is a lazily-validated schema built from the options: ``target`` present without missing
-    values; each of the four ``cost_columns`` (order C_FP, C_FN, C_TP, C_TN) numeric, non-negative and
-    complete.
+    The raw check is a lazily-validated schema: ``target`` present without missing values. The recipe
+    (:func:`user_file_recipe`) then reads the four ``cost_columns`` (order C_FP, C_FN, C_TP, C_TN) with
+    :func:`~tasks.datasets.user_columns.user_cost_matrix`, which names a value that is not a cost.
     """
     path = Path(path)
     columns = {options.target: pa.Column(nullable=False, title="target")}
-    columns |= {
-        column: pa.Column("float64", checks=pa.Check.ge(0), nullable=False, coerce=True)
-        for column in options.cost_columns
-    }
     text_options = {"delimiter": options.delimiter, "encoding": options.encoding}
     if is_parquet(path.name):
         text_options = {}
@@ -399,15 +409,6 @@ def ingest_file(
     source = Path(path).expanduser().absolute()
     name = name if name is not None else default_user_dataset_name(source)
     check_new_user_dataset_name(name)
-    cache = resolve_cache_dir(cache_dir)
-    paths = entry_paths(cache, name, user=True)
-    _check_replacement(paths, name, source, replace)
-    check_regular_file(source)
-    if not is_parquet(source.name):
-        with open(source, "rb") as stream:  # the header alone: a too-wide file stops here
-            delimiter = inspect_csv_header(
-                stream, source.name, delimiter=delimiter, encoding=encoding, max_columns=max_columns
-            )
     options = UserFileOptions(
         target=target,
         positive=None if positive is None else str(positive),
@@ -418,7 +419,20 @@ def ingest_file(
         categorical_columns=tuple(categorical_columns),
         max_columns=max_columns,
     )
-    return _ingest(user_file_spec(source, options, name), options, paths, cache)
+    cache = resolve_cache_dir(cache_dir)
+    paths = entry_paths(cache, name, user=True)
+    with locked_entry(paths, name):  # from the check that the name is free to the record written
+        _check_replacement(paths, name, source, replace)
+        check_regular_file(source)
+        if not is_parquet(source.name):
+            with open(source, "rb") as stream:  # the header alone: a too-wide file stops here
+                options = dataclasses.replace(
+                    options,
+                    delimiter=inspect_csv_header(
+                        stream, source.name, delimiter=delimiter, encoding=encoding, max_columns=max_columns
+                    ),
+                )
+        return _ingest(user_file_spec(source, options, name), options, paths, cache)
 
 
 def _ingest(spec: DatasetSpec, options: UserFileOptions, paths: EntryPaths, cache: Path) -> Dataset:
@@ -552,7 +566,8 @@ def _rebuild_from_source(entry: DatasetEntry, paths: EntryPaths, problem: str, c
             f"the recorded fingerprint (made by another cslearn version?): {again}, {forget}"
         )
     extra = {field: entry.record[field] for field in _USER_RECORD_FIELDS if field in entry.record}
-    return write_entry(entry.spec, frame, paths, entry.record["source_checksums"], extra=extra)
+    with locked_entry(paths, entry.name):
+        return write_entry(entry.spec, frame, paths, entry.record["source_checksums"], extra=extra)
 
 
 def reingest_user_dataset(name: str, *, cache_dir=None) -> Dataset:
@@ -569,5 +584,7 @@ def reingest_user_dataset(name: str, *, cache_dir=None) -> Dataset:
     options = UserFileOptions.from_record(entry.record)
     cache = resolve_cache_dir(cache_dir)
     spec = user_file_spec(Path(entry.spec.source.path), options, name)
-    check_regular_file(spec.source.path)
-    return _ingest(spec, options, entry_paths(cache, name, user=True), cache)
+    paths = entry_paths(cache, name, user=True)
+    with locked_entry(paths, name):
+        check_regular_file(spec.source.path)
+        return _ingest(spec, options, paths, cache)
