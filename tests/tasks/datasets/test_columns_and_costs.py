@@ -197,3 +197,19 @@ def test_a_bound_source_refuses_reserved_names_and_each_batch_whose_values_are_n
         in reasons["b-001.csv"]
     )
     assert "column 'amount' holds 1 value(s) beyond +-3.4e+38" in reasons["b-002.csv"]
+
+
+def test_a_served_or_scored_row_beyond_the_limit_is_refused_by_the_raw_encoding(payments):
+    from tasks.datasets.encoding import RawEncoding, RawInputError
+
+    raw = payments[["amount", "balance", "channel"]]
+    encoding = RawEncoding.from_frame(raw)
+    rows = raw.head(4).assign(amount=[10.0, 1e300, -3e38, float("inf")])
+    problem = encoding.input_problems(rows)
+    assert problem.bad_rows == {1: "amount: 1e+300", 3: "amount: inf"}  # what scoring sets aside, and why
+    with pytest.raises(RawInputError) as raised:
+        encoding.encode(rows)  # what the served model does with its rows
+    assert str(raised.value) == (
+        "column 'amount' takes finite numbers of at most +-3.4e+38; 2 of 4 row(s) are not: 1e+300 at row 1, "
+        "inf at row 3"
+    )
