@@ -7,7 +7,7 @@ last; a cached entry is trusted only when the record validates (:func:`tasks.dat
 schema, format version, name), its definition digest matches the definition and the parquet's content
 fingerprint matches the record. Anything else is logged with the file's name and rebuilt from the source.
 The same entry I/O (:func:`write_entry`, :func:`open_entry`) serves users' datasets
-(:mod:`tasks.datasets.user_files`).
+(:mod:`tasks.datasets.user_files`); every writer holds the entry's lock (:mod:`tasks.datasets.entry_lock`).
 """
 
 from __future__ import annotations
@@ -101,7 +101,11 @@ def _to_dataset(spec: DatasetSpec, frame: pd.DataFrame, path: Path, metadata: di
 def write_entry(
     spec: DatasetSpec, frame: pd.DataFrame, paths: EntryPaths, checksums: dict, extra: dict | None = None
 ) -> Dataset:
-    """Write the parquet, then its record (atomically each, record last), and return the dataset."""
+    """Write the parquet, then its record (atomically each, record last), and return the dataset.
+
+    The caller holds the entry's lock (:func:`tasks.datasets.entry_lock.locked_entry`), so no other process
+    writes the entry meanwhile.
+    """
     fingerprint = content_fingerprint(frame)
     metadata = {
         "format_version": FORMAT_VERSION,

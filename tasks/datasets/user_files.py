@@ -4,7 +4,9 @@ A user dataset lives in ``datasets/user/<name>.parquet`` with its record ``<name
 last, atomically), under the same validation as the registered datasets. Its name shares one name space with
 the registered datasets (``compare --datasets NAME``), so it must be a valid name
 (:func:`~tasks.datasets.records.name_problem`) and not a registered one; an existing user dataset is replaced
-only when re-ingested from the same file, or when the caller says so (``replace=True``, ``--force``).
+only when re-ingested from the same file, or when the caller says so (``replace=True``, ``--force``). That
+check and the write happen under the entry's lock (:mod:`tasks.datasets.entry_lock`), so two ingests of one
+name at once end as they do one after the other.
 
 The record keeps the source path and every option the file was read with, so the dataset can be described,
 loaded, and rebuilt from the source when its parquet is damaged and the source is unchanged (same sha256);
@@ -500,13 +502,22 @@ def user_dataset_entry(name: str, cache_dir=None) -> DatasetEntry | None:
             f"--force` (and the options you used), or delete {paths.record} and {paths.parquet} to forget it"
         )
         return DatasetEntry(name, "user", None, problem=problem)
-    if record.get("live") is not None:  # bound to a source that grows (tasks.datasets.live)
-        from tasks.datasets.live import live_dataset_spec
+    try:
+        if record.get("live") is not None:  # bound to a source that grows (tasks.datasets.live)
+            from tasks.datasets.live import live_dataset_spec
 
-        return DatasetEntry(name, "user", live_dataset_spec(record, name), record)
-    options = UserFileOptions.from_record(record)
-    source = UserDatasetRecord.model_validate(record).source
-    return DatasetEntry(name, "user", user_file_spec(Path(source), options, name), record)
+            spec = live_dataset_spec(record, name)
+        else:
+            source = UserDatasetRecord.model_validate(record).source
+            spec = user_file_spec(Path(source), UserFileOptions.from_record(record), name)
+    except ValueError as error:  # options an older cslearn accepted and this one refuses
+        problem = (
+            f"user dataset {name!r}: {paths.record} records options that are refused now ({error}); ingest "
+            f"its source again with corrected options and --force, or delete {paths.record} and "
+            f"{paths.parquet} to forget it"
+        )
+        return DatasetEntry(name, "user", None, problem=problem)
+    return DatasetEntry(name, "user", spec, record)
 
 
 def load_user_dataset(name: str, *, cache_dir=None) -> Dataset:

@@ -213,3 +213,31 @@ def test_a_served_or_scored_row_beyond_the_limit_is_refused_by_the_raw_encoding(
         "column 'amount' takes finite numbers of at most +-3.4e+38; 2 of 4 row(s) are not: 1e+300 at row 1, "
         "inf at row 3"
     )
+
+
+def test_a_dataset_recorded_with_a_cost_column_named_twice_is_named_not_a_crash(
+    cache_dir, tmp_path, payments, capsys
+):
+    import json
+
+    from tasks.datasets import UserDatasetError, load_dataset
+
+    path = tmp_path / "older.csv"
+    payments.to_csv(path, index=False)
+    ingest_file(path, target="fraud", cost_columns=PAYMENT_COST_COLUMNS, cache_dir=cache_dir)
+    record_path = cache_dir / "datasets" / "user" / "older.json"
+    record = json.loads(record_path.read_text())
+    record_path.write_text(
+        json.dumps({**record, "cost_columns": ["cost_fp", "cost_fn", "cost_fp", "cost_fn"]})
+    )
+    assert (
+        run_cli(["datasets", "list"]) == 0
+    )  # what an older cslearn accepted: every other dataset still lists
+    note = capsys.readouterr().err
+    assert note.startswith(
+        f"note: older: user dataset 'older': {record_path} records options that are refused now"
+    )
+    with pytest.raises(
+        UserDatasetError, match=r"--cost-columns repeats columns \('cost_fp' as C_FP and C_TP;"
+    ):
+        load_dataset("older", cache_dir=cache_dir)
