@@ -286,12 +286,13 @@ def user_file_recipe(
             f"{member} has no feature column left once the target {target!r} and the cost columns "
             f"{list(cost_columns)}{dropped} are set aside; its columns: {list(raw.columns)[:20]}"
         )
-    costs = user_cost_matrix(raw, cost_columns, member=member) if cost_columns else None
     features = encode_features(
         prepare_user_features(remaining, member=member, categorical_columns=categorical_columns)
     )
-    for index, cost_name in enumerate(COST_COLUMNS if costs is not None else ()):
-        features[f"{COST_PREFIX}{cost_name}"] = costs[:, index]
+    if cost_columns:
+        costs = user_cost_matrix(raw, cost_columns, member=member)
+        for index, cost_name in enumerate(COST_COLUMNS):
+            features[f"{COST_PREFIX}{cost_name}"] = costs[:, index]
     return features, is_positive.to_numpy(dtype=np.int8)
 
 
