@@ -1,8 +1,11 @@
 """What every estimator of ``algorithms`` checks and derives the same way in ``fit``.
 
 - :func:`check_sample_weight`: non-negative finite weights, with an error that names the bad rows;
-- :func:`check_binary_target`: exactly two classes, or one message that says why not;
+- :func:`check_binary_target`: a label on every row, exactly two classes, both carrying weight, or one
+  message that says why not;
 - :func:`check_feature_magnitude`: finite features within float32's range, or an error naming the column;
+- :func:`check_prediction_features`: the features of a prediction, checked against the fit (scikit-learn's
+  ``validate_data``) and within the same range, with the message of ``fit``;
 - :func:`encode_binary_target`: two classes, the positive one (``pos_label``, by default the minority)
   coded 1;
 - :func:`draw_seed`: a sub-seed from the fit's one random generator (scikit-learn's ``check_random_state``),
@@ -14,12 +17,14 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
-from sklearn.utils.validation import _check_sample_weight
+from sklearn.utils.validation import _check_sample_weight, validate_data
 
 __all__ = [
+    "COST_MAGNITUDE_LIMIT",
     "FEATURE_MAGNITUDE_LIMIT",
     "check_binary_target",
     "check_feature_magnitude",
+    "check_prediction_features",
     "check_sample_weight",
     "draw_seed",
     "encode_binary_target",
@@ -30,6 +35,13 @@ __all__ = [
 #: forest of ``bmr-rf``) compare features as float32, where a larger finite float64 becomes infinite, and a
 #: logistic regression on such values overflows; refusing them up front gives one message for all.
 FEATURE_MAGNITUDE_LIMIT = float(np.finfo(np.float32).max)
+
+#: Largest cost every estimator and metric accepts (``algorithms.metrics.check_cost_matrix``): the same
+#: bound. Costs are summed over the rows (total cost, savings, class mean regrets) and multiplied by one
+#: another and by weights; below 3.4e38 a product of two costs (at most 1.2e77) and a sum over any number of
+#: rows stay far inside float64, while a cost of 1e308 overflows to infinity in the first sum and turns what
+#: follows into NaN.
+COST_MAGNITUDE_LIMIT = FEATURE_MAGNITUDE_LIMIT
 
 #: Sub-seeds are drawn below this bound, so they fit every library's 32-bit seed.
 _SEED_BOUND = np.iinfo(np.int32).max
@@ -111,17 +123,77 @@ def check_feature_magnitude(X, *, estimator_name="the estimator", feature_names=
     )
 
 
-def check_binary_target(y, *, estimator_name="the estimator"):
+def check_prediction_features(estimator, X, **validate_options):
+    """``X`` validated for a prediction of the fitted ``estimator``, within :data:`FEATURE_MAGNITUDE_LIMIT`.
+
+    scikit-learn's ``validate_data(estimator, X, reset=False, **validate_options)`` checks the number and
+    names of the columns against the fit; :func:`check_feature_magnitude` then refuses a value beyond
+    float32's range with the message ``fit`` gives (naming ``feature_names_in_`` when the fit saw them), so
+    a served row with ``age=1e300`` is refused, not decided.
+
+    Returns
+    -------
+    ndarray or sparse matrix
+        The validated ``X``.
+    """
+    X = validate_data(estimator, X, reset=False, **validate_options)
+    check_feature_magnitude(
+        X,
+        estimator_name=type(estimator).__name__,
+        feature_names=getattr(estimator, "feature_names_in_", None),
+    )
+    return X
+
+
+def _missing_label_rows(labels):
+    """Positions of the rows of the label array ``labels`` that hold ``None`` (no label)."""
+    if labels.dtype != object or labels.ndim == 0:  # no rows (``y=None``): scikit-learn's own check says so
+        return np.empty(0, dtype=int)
+    return np.flatnonzero([label is None for label in labels.ravel()])
+
+
+def _check_class_weights(y, classes, sample_weight, estimator_name):
+    """Refuse a class whose rows all weigh 0: the model would learn from the other class alone."""
+    for label in classes:
+        rows = y == label
+        if not sample_weight[rows].sum() > 0:
+            shown = np.asarray(label).tolist()
+            raise ValueError(
+                f"{estimator_name} cannot learn from these weights: class {shown!r} has zero total "
+                f"sample_weight (all of its {int(rows.sum())} rows weigh 0), so the model would see one "
+                f"class only; give rows of class {shown!r} a positive weight, or leave sample_weight out"
+            )
+
+
+def check_binary_target(y, *, estimator_name="the estimator", sample_weight=None):
     """Check that ``y`` is a classification target with exactly two classes; return the sorted classes.
+
+    Parameters
+    ----------
+    y : array-like of shape (n_samples,)
+    estimator_name : str
+        Named in the error messages.
+    sample_weight : array-like of shape (n_samples,), default=None
+        Given, each class must carry some weight.
 
     Raises
     ------
     ValueError
-        If ``y`` is continuous ("Unknown label type"), has one class ("needs two classes") or more than two
-        ("Only binary classification is supported. ... needs exactly two"), naming the estimator.
+        If a row has no label (``None``, naming the rows), ``y`` is continuous ("Unknown label type"), has
+        one class ("needs two classes") or more than two ("Only binary classification is supported. ...
+        needs exactly two"), or every row of a class weighs 0 ("cannot learn from these weights"), naming
+        the estimator.
     """
+    labels = np.asarray(y)
+    missing = _missing_label_rows(labels)
+    if missing.size:
+        raise ValueError(
+            f"{estimator_name} needs a label on every row, but y holds None (a missing label) at rows "
+            f"{missing[:10].tolist()}{' ...' if missing.size > 10 else ''}; remove those rows or fill in "
+            "their labels"
+        )
     check_classification_targets(y)
-    classes = np.unique(np.asarray(y))
+    classes = np.unique(labels)
     if classes.size == 1:
         raise ValueError(
             f"{estimator_name} needs two classes in y, but y has only one class: {classes[0].tolist()!r}"
@@ -131,6 +203,8 @@ def check_binary_target(y, *, estimator_name="the estimator"):
             f"Only binary classification is supported. The type of the target is {type_of_target(y)}: "
             f"y has {classes.size} classes {classes[:10].tolist()}, {estimator_name} needs exactly two"
         )
+    if sample_weight is not None:
+        _check_class_weights(labels, classes, np.asarray(sample_weight, dtype=float), estimator_name)
     return classes
 
 
@@ -161,18 +235,13 @@ def encode_binary_target(y, pos_label=None, sample_weight=None, *, estimator_nam
     Raises
     ------
     ValueError
-        If ``y`` does not hold exactly two classes (:func:`check_binary_target`), if a class has zero total
-        ``sample_weight``, or if ``pos_label`` is not one of the classes.
+        If ``y`` does not hold exactly two labelled classes that both carry weight
+        (:func:`check_binary_target`), or if ``pos_label`` is not one of the classes.
     """
-    classes = check_binary_target(y, estimator_name=estimator_name)
+    classes = check_binary_target(y, estimator_name=estimator_name, sample_weight=sample_weight)
     y = np.asarray(y)
     weights = np.ones(y.shape[0]) if sample_weight is None else sample_weight
     mass = np.array([weights[y == label].sum() for label in classes])
-    if (mass <= 0).any():
-        raise ValueError(
-            f"{estimator_name} needs both classes to carry weight, but class {classes[mass <= 0][0]!r} has "
-            "zero total sample_weight"
-        )
     if pos_label is None:
         pos_label = classes[0] if mass[0] < mass[1] else classes[1]
     elif pos_label not in classes.tolist():

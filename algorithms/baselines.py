@@ -33,7 +33,13 @@ from sklearn.utils._param_validation import HasMethods
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
 from algorithms._method_table import family_methods
-from algorithms._validation import check_binary_target, check_feature_magnitude, draw_seed
+from algorithms._validation import (
+    check_binary_target,
+    check_feature_magnitude,
+    check_prediction_features,
+    check_sample_weight,
+    draw_seed,
+)
 from algorithms.metrics import check_cost_matrix
 
 __all__ = [
@@ -150,7 +156,11 @@ class ResampledDecisionTree(ClassifierMixin, BaseEstimator):
         check_feature_magnitude(
             X, estimator_name=type(self).__name__, feature_names=getattr(self, "feature_names_in_", None)
         )
-        self.classes_ = check_binary_target(y, estimator_name=type(self).__name__)
+        if sample_weight is not None:
+            sample_weight = _check_sample_weight(sample_weight, X, ensure_non_negative=True)
+        self.classes_ = check_binary_target(
+            y, estimator_name=type(self).__name__, sample_weight=sample_weight
+        )
         if cost_matrix is not None:
             check_cost_matrix(cost_matrix, X.shape[0])
         random_state = check_random_state(self.random_state)
@@ -166,7 +176,6 @@ class ResampledDecisionTree(ClassifierMixin, BaseEstimator):
             return self
         # imblearn's Pipeline hands fit parameters to the tree unchanged, but the sampler changes the rows:
         # resample here and give the tree the weights of the rows it actually learns
-        sample_weight = _check_sample_weight(sample_weight, X, ensure_non_negative=True)
         X_resampled, y_resampled = sampler.fit_resample(X, y)
         weights = resampled_sample_weight(sampler, sample_weight, X, X_resampled, y_resampled)
         tree.fit(X_resampled, y_resampled, sample_weight=weights)
@@ -180,12 +189,12 @@ class ResampledDecisionTree(ClassifierMixin, BaseEstimator):
     def predict(self, X):
         """The tree's prediction (the sampler is skipped at prediction time)."""
         check_is_fitted(self)
-        return self.pipeline_.predict(validate_data(self, X, dtype=np.float64, reset=False))
+        return self.pipeline_.predict(check_prediction_features(self, X, dtype=np.float64))
 
     def predict_proba(self, X):
         """The tree's class probabilities (leaf class fractions of the resampled training set)."""
         check_is_fitted(self)
-        return self.pipeline_.predict_proba(validate_data(self, X, dtype=np.float64, reset=False))
+        return self.pipeline_.predict_proba(check_prediction_features(self, X, dtype=np.float64))
 
 
 def _interpolation_neighbours(y, sampler_name, default=5):
@@ -311,13 +320,23 @@ class RUSBoost(RUSBoostClassifier):
         :mod:`algorithms._validation`); imbalanced-learn validates the rest (``validate_data`` here would
         change the errors scikit-learn's checks expect for object and string arrays).
         """
-        check_binary_target(y, estimator_name=type(self).__name__)
+        n_samples = np.asarray(y).shape[0] if y is not None else 0
+        weights = None if sample_weight is None else check_sample_weight(sample_weight, n_samples)
+        check_binary_target(y, estimator_name=type(self).__name__, sample_weight=weights)
         check_feature_magnitude(
             X, estimator_name=type(self).__name__, feature_names=getattr(X, "columns", None)
         )
         if cost_matrix is not None:
             check_cost_matrix(cost_matrix, np.shape(y)[0])
         return super().fit(X, y, sample_weight=sample_weight)
+
+    def _check_X(self, X):
+        """The features of every prediction (``predict``, ``predict_proba``, ``decision_function`` and
+        their staged forms: scikit-learn's boosting validates them all here), within float32's range as in
+        ``fit``."""
+        return check_prediction_features(
+            self, X, accept_sparse=["csr", "csc"], ensure_2d=True, allow_nd=True, dtype=None
+        )
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

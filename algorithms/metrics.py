@@ -25,6 +25,8 @@ from dataclasses import dataclass
 import numpy as np
 from sklearn.metrics import roc_auc_score
 
+from algorithms._validation import COST_MAGNITUDE_LIMIT
+
 __all__ = [
     "COST_COLUMNS",
     "METRICS",
@@ -161,23 +163,82 @@ def opm(y_true, y_pred, y_score, *, pos_label=1):
     return float(np.mean(parts))
 
 
+def _costs_by_name(cost_matrix):
+    """The values of ``cost_matrix`` with its columns in :data:`COST_COLUMNS` order: a table whose columns
+    are named (a pandas or polars data frame) is read by name; an array, or a frame whose columns are the
+    positions 0-3, by position.
+
+    Raises
+    ------
+    ValueError
+        If the columns carry other names than the four cost names.
+    """
+    columns = getattr(cost_matrix, "columns", None)
+    if columns is None:
+        return cost_matrix
+    if list(columns) == list(range(len(columns))):
+        return np.asarray(cost_matrix)
+    names = [str(name) for name in columns]
+    if sorted(names) != sorted(COST_COLUMNS):
+        raise ValueError(
+            f"cost_matrix has the columns {names[:10]}; name its columns "
+            f"{', '.join(COST_COLUMNS)} (they are read by name, in any order), or pass an array whose "
+            "columns are in that order"
+        )
+    positions = [names.index(name) for name in COST_COLUMNS]
+    return np.asarray(cost_matrix)[:, positions]
+
+
+def _as_numbers(cost_matrix):
+    """``cost_matrix`` as a float array, or an error naming what is not a number and where."""
+    try:
+        return np.asarray(cost_matrix, dtype=float)
+    except (TypeError, ValueError):
+        values = np.asarray(cost_matrix, dtype=object)
+    if values.ndim != 2 or values.shape[1] != len(COST_COLUMNS):
+        got = f"shape {values.shape}"
+        if values.ndim == 0:
+            got = f"the {type(cost_matrix).__name__} {cost_matrix!r}"[:80]
+        raise ValueError(
+            f"cost_matrix must be a table of numbers of shape (n_samples, 4) with columns "
+            f"{list(COST_COLUMNS)}; got {got}"
+        )
+    for (row, column), value in np.ndenumerate(values):
+        try:
+            float(value)
+        except (TypeError, ValueError):
+            raise ValueError(
+                f"cost_matrix holds {value!r} in column {COST_COLUMNS[column]} at row {row}, which is not a "
+                "number; every cost is a number"
+            ) from None
+    return values.astype(float)
+
+
+def _rows_shown(rows):
+    return f"{rows[:10].tolist()}" + (" ..." if rows.size > 10 else "")
+
+
 def check_cost_matrix(cost_matrix, n_samples):
     """Validate an example-dependent cost matrix and return it as a float array of shape (n_samples, 4).
+
+    The one check every estimator, metric and scorer of cslearn applies to a cost matrix.
 
     Parameters
     ----------
     cost_matrix : array-like of shape (n_samples, 4)
-        Columns ``[C_FP, C_FN, C_TP, C_TN]`` (CSDT paper, Table 2).
+        Columns ``[C_FP, C_FN, C_TP, C_TN]`` (CSDT paper, Table 2). A data frame whose columns are named
+        ``C_FP``, ``C_FN``, ``C_TP``, ``C_TN`` is read by name, in whatever order they come.
     n_samples : int
         Number of examples the matrix must describe.
 
     Raises
     ------
     ValueError
-        If the shape is wrong, or any entry is NaN, infinite or negative; the message names the columns and
-        the first offending rows.
+        If the columns are named otherwise, a value is not a number, the shape is wrong, or any entry is NaN,
+        infinite, negative or larger than :data:`~algorithms._validation.COST_MAGNITUDE_LIMIT`; the message
+        names the columns and the first offending rows.
     """
-    costs = np.asarray(cost_matrix, dtype=float)
+    costs = _as_numbers(_costs_by_name(cost_matrix))
     if costs.ndim != 2 or costs.shape[1] != 4:
         raise ValueError(
             f"cost_matrix must have shape (n_samples, 4) with columns {list(COST_COLUMNS)}; "
@@ -190,9 +251,19 @@ def check_cost_matrix(cost_matrix, n_samples):
             rows, cols = np.nonzero(mask)
             names = sorted({COST_COLUMNS[c] for c in cols})
             raise ValueError(
-                f"cost_matrix has {problem} entries in column(s) {names} at rows {rows[:10].tolist()}"
-                + (" ..." if rows.size > 10 else "")
+                f"cost_matrix has {problem} entries in column(s) {names} at rows {_rows_shown(rows)}"
             )
+    too_large = costs > COST_MAGNITUDE_LIMIT
+    if too_large.any():
+        rows, cols = np.nonzero(too_large)
+        names = sorted({COST_COLUMNS[c] for c in cols})
+        example = f"{costs[rows[0], cols[0]]:.6g} at row {rows[0]}"
+        raise ValueError(
+            f"cost_matrix has costs larger than {COST_MAGNITUDE_LIMIT:.3g} in column(s) {names} at rows "
+            f"{_rows_shown(np.unique(rows))} (e.g. {example}): costs are summed and multiplied over the "
+            "rows, which overflows beyond that; express the costs in a larger unit (e.g. thousands) so that "
+            f"every cost is at most {COST_MAGNITUDE_LIMIT:.3g}"
+        )
     return costs
 
 

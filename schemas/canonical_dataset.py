@@ -7,7 +7,8 @@ booleans become 0/1. A user's file may add the four example-dependent cost colum
 keeps it as ``time:<column>`` (float64 seconds: the number itself, or seconds since the Unix epoch for dates),
 which is not a feature. The target column is 0/1 with 1 = positive = the
 minority class. No NaN or infinity remains (every dataset's recipe documents its own imputation or row
-filter).
+filter), and no feature or cost is larger in magnitude than :data:`VALUE_LIMIT` (float32's range, where every
+estimator stops).
 """
 
 from __future__ import annotations
@@ -30,9 +31,23 @@ COST_PREFIX = "cost:"
 #: Prefix of the time column of a dataset bound to a source (``time:<column>``), never a feature.
 TIME_PREFIX = "time:"
 
+#: Largest magnitude of a feature or cost: float32's largest finite value (about 3.4e38), the limit of every
+#: estimator (``algorithms._validation.FEATURE_MAGNITUDE_LIMIT`` and ``COST_MAGNITUDE_LIMIT``; repeated, not
+#: imported, like :data:`COST_COLUMN_NAMES`), so that what is ingested can be fitted and served.
+VALUE_LIMIT = float(np.finfo(np.float32).max)
+
 _FEATURE_COLUMNS = rf"^(?!{TARGET_COLUMN}$)(?!{COST_PREFIX})(?!{TIME_PREFIX}).+"
 _COST_COLUMNS = rf"^{COST_PREFIX}C_(FP|FN|TP|TN)$"
 _TIME_COLUMNS = rf"^{TIME_PREFIX}.+"
+
+
+def within_value_limit(column: pd.Series) -> pd.Series:
+    """Whether each value is at most :data:`VALUE_LIMIT` in magnitude (infinities are the finite check's);
+    ``True`` for a column that is not numeric (its dtype failure is reported by its own check)."""
+    if not pd.api.types.is_numeric_dtype(column):
+        return pd.Series(True, index=column.index)
+    values = column.to_numpy(dtype=float, na_value=np.nan)
+    return pd.Series(~(np.isfinite(values) & (np.abs(values) > VALUE_LIMIT)), index=column.index)
 
 
 def is_feature_column(name: str) -> bool:
@@ -63,6 +78,10 @@ class CanonicalBatch(pa.DataFrameModel):
         if not pd.api.types.is_numeric_dtype(column):
             return pd.Series(True, index=column.index)  # the dtype failure is already reported
         return pd.Series(np.isfinite(column.to_numpy(dtype=float)), index=column.index)
+
+    @pa.check(_FEATURE_COLUMNS, _COST_COLUMNS, regex=True, name="within_float32_range")
+    def within_float32_range(cls, column: pd.Series) -> pd.Series:
+        return within_value_limit(column)
 
     @pa.check(_TIME_COLUMNS, regex=True, name="finite")
     def finite_time(cls, column: pd.Series) -> pd.Series:

@@ -4,7 +4,8 @@ A cost matrix has one row per example and the columns ``C_FP, C_FN, C_TP, C_TN``
 cslearn's array layout ``[C_FP, C_FN, C_TP, C_TN]``). Two pandera models describe it:
 
 - :class:`CostMatrix` holds the hard invariants: exactly the four columns, float, no NaN, finite,
-  non-negative.
+  non-negative, at most :data:`~schemas.canonical_dataset.VALUE_LIMIT` (float32's range: the limit of every
+  estimator's ``cost_matrix``, beyond which sums and products of costs overflow).
 - :class:`ReasonableCostMatrix` adds Elkan's (2001) reasonableness conditions per example, quoted by the CSDT
   paper in Section 2.1: ``C_FP > C_TN`` (a false alarm costs more than a correct rejection) and
   ``C_FN > C_TP`` (a miss costs more than a hit).
@@ -24,6 +25,7 @@ import pandas as pd
 import pandera.pandas as pa
 from pandera.typing import Series
 
+from schemas.canonical_dataset import within_value_limit
 from schemas.validation import SAMPLES_SHOWN, DataValidationError, validate_frame
 
 __all__ = [
@@ -43,7 +45,8 @@ class CostMatrix(pa.DataFrameModel):
     """Hard invariants of an example-dependent cost matrix (one row per example, money units).
 
     Columns, in this order: ``C_FP`` (cost of a false positive), ``C_FN`` (false negative), ``C_TP`` (true
-    positive), ``C_TN`` (true negative), each a finite, non-negative float. Integer input is coerced to float.
+    positive), ``C_TN`` (true negative), each a finite, non-negative float of at most
+    :data:`~schemas.canonical_dataset.VALUE_LIMIT`. Integer input is coerced to float.
     """
 
     C_FP: Series[float] = pa.Field(ge=0, nullable=False)
@@ -58,6 +61,10 @@ class CostMatrix(pa.DataFrameModel):
     @pa.check("C_FP", "C_FN", "C_TP", "C_TN", name="finite")
     def _finite(cls, costs: Series[float]) -> Series[bool]:
         return pd.Series(np.isfinite(costs.to_numpy(dtype=float)), index=costs.index)
+
+    @pa.check("C_FP", "C_FN", "C_TP", "C_TN", name="within_float32_range")
+    def _within_float32_range(cls, costs: Series[float]) -> Series[bool]:
+        return within_value_limit(costs)
 
 
 class ReasonableCostMatrix(CostMatrix):

@@ -33,6 +33,7 @@ from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_dat
 
 from algorithms._validation import (
     check_feature_magnitude,
+    check_prediction_features,
     check_sample_weight,
     draw_seed,
     encode_binary_target,
@@ -249,7 +250,7 @@ class BayesMinimumRiskClassifier(MetaEstimatorMixin, ClassifierMixin, BaseEstima
     def _positive_probability(self, X):
         """The calibrated ``p(pos_label_ | x)`` of each row."""
         check_is_fitted(self, "calibrated_classifier_")
-        X = validate_data(self, X, dtype=np.float64, reset=False)
+        X = check_prediction_features(self, X, dtype=np.float64)
         return self.calibrated_classifier_.predict_proba(X)[:, 1]
 
     def predict_proba(self, X):
@@ -263,7 +264,7 @@ class BayesMinimumRiskClassifier(MetaEstimatorMixin, ClassifierMixin, BaseEstima
     def decision_thresholds(self, X, cost_matrix=None):
         """``t_i`` for each row of ``X``: from ``cost_matrix``, or ``threshold_`` for every row without
         one."""
-        n_samples = validate_data(self, X, dtype=np.float64, reset=False).shape[0]
+        n_samples = check_prediction_features(self, X, dtype=np.float64).shape[0]
         if cost_matrix is None:
             return np.full(n_samples, self.threshold_)
         return bayes_minimum_risk_thresholds(

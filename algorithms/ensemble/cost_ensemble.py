@@ -24,10 +24,10 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.ensemble import BaggingClassifier
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
 from algorithms._cost_decision import MinimumRiskDecisionMixin
-from algorithms._validation import draw_seed
+from algorithms._validation import check_prediction_features, draw_seed
 from algorithms.cost._inputs import example_costs
 from algorithms.ensemble._combiners import COMBINERS
 from algorithms.tree import CostSensitiveDecisionTreeClassifier
@@ -276,7 +276,7 @@ class CostSensitiveEnsemble(MinimumRiskDecisionMixin, ClassifierMixin, BaseEstim
 
     def _positive_probability(self, X):
         check_is_fitted(self, "bagging_")
-        votes = self._votes(validate_data(self, X, dtype=np.float64, reset=False))
+        votes = self._votes(check_prediction_features(self, X, dtype=np.float64))
         if self.stacker_ is None:
             return votes @ self.vote_weights_
         return self.stacker_.predict_proba(votes)[:, 1]

@@ -19,11 +19,11 @@ from scipy.special import expit, logit
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
 from algorithms._cost_decision import DECISIONS, MinimumRiskDecisionMixin
 from algorithms._expected_cost import normalised_regrets
-from algorithms._validation import draw_seed
+from algorithms._validation import check_prediction_features, draw_seed
 from algorithms.gradient_boosting._objective import HESSIANS, expected_cost_gradients
 
 __all__ = ["CostSensitiveGradientBoosting", "lightgbm_parameters"]
@@ -204,7 +204,7 @@ class CostSensitiveGradientBoosting(MinimumRiskDecisionMixin, ClassifierMixin, B
 
     def _raw_scores(self, X):
         check_is_fitted(self, "booster_text_")
-        X = validate_data(self, X, dtype=np.float64, reset=False)
+        X = check_prediction_features(self, X, dtype=np.float64)
         booster = _lightgbm().Booster(model_str=self.booster_text_)
         return self.init_score_ + booster.predict(X, raw_score=True)
 

@@ -32,10 +32,11 @@ from scipy.special import expit
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
 from algorithms._cost_decision import DECISIONS, MinimumRiskDecisionMixin
 from algorithms._expected_cost import normalised_regrets
+from algorithms._validation import check_prediction_features
 
 __all__ = ["CostSensitiveLogisticRegression", "expected_cost_objective"]
 
@@ -207,7 +208,7 @@ class CostSensitiveLogisticRegression(MinimumRiskDecisionMixin, ClassifierMixin,
 
     def _positive_logit(self, X):
         check_is_fitted(self, "coef_")
-        X = validate_data(self, X, dtype=np.float64, reset=False)
+        X = check_prediction_features(self, X, dtype=np.float64)
         return X @ self.coef_[0] + self.intercept_[0]
 
     def decision_function(self, X):

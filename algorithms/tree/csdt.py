@@ -13,7 +13,12 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, column_or_1d, validate_data
 
-from algorithms._validation import check_feature_magnitude, draw_seed, encode_binary_target
+from algorithms._validation import (
+    check_feature_magnitude,
+    check_prediction_features,
+    draw_seed,
+    encode_binary_target,
+)
 from algorithms.cost._inputs import example_costs
 from algorithms.tree._builder import GrowthLimits, grow_tree
 from algorithms.tree._criteria import CRITERIA
@@ -186,19 +191,17 @@ class CostSensitiveDecisionTreeClassifier(ClassifierMixin, BaseEstimator):
             X, estimator_name=type(self).__name__, feature_names=getattr(self, "feature_names_in_", None)
         )
         y = column_or_1d(y, warn=True)
+        weights = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
         self.classes_, y01, self.pos_label_ = encode_binary_target(
-            y, self.pos_label, estimator_name=type(self).__name__
+            y, self.pos_label, weights, estimator_name=type(self).__name__
         )
         self.positive_index_ = int(np.flatnonzero(self.classes_ == self.pos_label_)[0])
         costs = example_costs(cost_matrix, X.shape[0])
-        weights = _check_sample_weight(sample_weight, X, dtype=np.float64, ensure_non_negative=True)
         if validation is not None and self.pruning is None:
             raise ValueError("fit got a validation set but pruning=None; set pruning='cost' or 'error'")
         rng = check_random_state(self.random_state)
 
         present = weights > 0
-        if not present.any():
-            raise ValueError("sample_weight is zero for every sample; nothing to fit")
         X, y01, costs, weights = X[present], y01[present], costs[present], weights[present]
 
         if self.pruning is not None:
@@ -258,7 +261,7 @@ class CostSensitiveDecisionTreeClassifier(ClassifierMixin, BaseEstimator):
                 f"got {type(validation).__name__}"
                 + (f" of length {len(validation)}" if isinstance(validation, tuple | list) else "")
             )
-        X_val = validate_data(self, validation[0], dtype=np.float64, reset=False)
+        X_val = check_prediction_features(self, validation[0], dtype=np.float64)
         y_val = column_or_1d(validation[1])
         if y_val.shape[0] != X_val.shape[0]:
             raise ValueError(f"validation has {X_val.shape[0]} rows in X_val but {y_val.shape[0]} labels")
@@ -278,12 +281,12 @@ class CostSensitiveDecisionTreeClassifier(ClassifierMixin, BaseEstimator):
     def apply(self, X):
         """Id (in ``tree_``) of the leaf each sample falls into."""
         check_is_fitted(self, "tree_")
-        return self.tree_.apply(validate_data(self, X, dtype=np.float64, reset=False))
+        return self.tree_.apply(check_prediction_features(self, X, dtype=np.float64))
 
     def decision_path(self, X):
         """Sparse CSR indicator of shape (n_samples, tree_.node_count) of the nodes each sample passes."""
         check_is_fitted(self, "tree_")
-        return self.tree_.decision_path(validate_data(self, X, dtype=np.float64, reset=False))
+        return self.tree_.decision_path(check_prediction_features(self, X, dtype=np.float64))
 
     def predict(self, X):
         """Label of each sample's leaf: the cheaper class (cost criterion) or the majority class."""

@@ -1,4 +1,4 @@
-"""Helpers shared by the subcommands that run flows: JSON output, interrupt handling, where the report is."""
+"""Helpers shared by the subcommands: JSON output, interrupt handling, where the report is."""
 
 from __future__ import annotations
 
@@ -46,10 +46,10 @@ class _Interrupts:
 
 
 @contextlib.contextmanager
-def flow_output_guard() -> Iterator[None]:
-    """Run a flow with SIGTERM ending it like Ctrl-C (its MLflow runs get marked KILLED), a second Ctrl-C or
-    SIGTERM exiting at once (status 130), and with what the libraries print sent to stderr, so stdout
-    carries only the command's result.
+def interrupts_unwind() -> Iterator[None]:
+    """Run the block with SIGTERM ending it like Ctrl-C (a ``KeyboardInterrupt`` that unwinds it, so its
+    ``finally`` clauses remove temporary files and mark runs KILLED), a second Ctrl-C or SIGTERM exiting at
+    once (status 130).
 
     After an interrupt the handlers stay in place, so a second signal during the clean-up that follows
     (draining Prefect's queues, stopping its server) still exits at once.
@@ -57,12 +57,19 @@ def flow_output_guard() -> Iterator[None]:
     interrupts = _Interrupts()
     previous = {number: signal.signal(number, interrupts) for number in (signal.SIGINT, signal.SIGTERM)}
     try:
-        with contextlib.redirect_stdout(sys.stderr):
-            yield
+        yield
     finally:
         if not interrupts.received:
             for number, handler in previous.items():
                 signal.signal(number, handler)
+
+
+@contextlib.contextmanager
+def flow_output_guard() -> Iterator[None]:
+    """Run a flow under :func:`interrupts_unwind` (its MLflow runs get marked KILLED on SIGTERM as on
+    Ctrl-C), with what the libraries print sent to stderr, so stdout carries only the command's result."""
+    with interrupts_unwind(), contextlib.redirect_stdout(sys.stderr):
+        yield
 
 
 def report_lines(report: dict | None, run_id: str) -> list[str]:

@@ -5,10 +5,11 @@ from a file). ``list --json`` prints one JSON object per dataset (its descriptio
 cached and any problem with its cache entry); ``ingest --json`` prints rows, features, positives, fingerprint
 and cache path per dataset. Downloads show a progress bar on stderr unless ``--no-progress``. A damaged cache
 entry is named with what to do, never a traceback. Exit code 0 on success, 1 if any dataset failed or cannot
-be described, 2 on usage errors. ``refresh NAME`` reads what is new in a bound source (``--json``: version,
-``added_rows``, ``refused``); exit code 1 when a batch was refused or the source cannot be read. The data
-layer is imported by the handlers, not when the parser is built, so ``cslearn --help`` and the other
-commands start fast.
+be described, 2 on usage errors (also options that contradict each other, before any file is read), 130
+when interrupted (Ctrl-C or SIGTERM; nothing is left half-written). ``refresh NAME`` reads what is new in a
+bound source (``--json``: version, ``added_rows``, ``refused``); exit code 1 when a batch was refused or the
+source cannot be read. The data layer is imported by the handlers, not when the parser is built, so
+``cslearn --help`` and the other commands start fast.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import json
 import sys
 from pathlib import Path
 
+from flows.cli._common import INTERRUPTED_STATUS, interrupts_unwind
 from flows.cli._options import ListOption, add_parser
 
 #: Defaults of the data layer, shown in the help (``tests/tasks/datasets/test_cli.py`` keeps them equal to
@@ -309,17 +311,12 @@ def _binds_source(args: argparse.Namespace, source: str) -> bool:
     )
 
 
-def _bind(source: str, args: argparse.Namespace):
-    from tasks.datasets import load_dataset
-    from tasks.datasets.live import BindOptions, bind_source
-    from tasks.datasets.user_files import UserFileOptions, default_user_dataset_name
+def _file_options(args: argparse.Namespace):
+    """How ``ingest SOURCE --target`` reads the source (``UserFileOptions``), checked: a ``ValueError`` names
+    an option that contradicts another (a column in two roles, a repeated cost column)."""
+    from tasks.datasets.user_files import UserFileOptions
 
-    if args.cost_model is not None:
-        from tasks.cost_models import COST_MODELS
-
-        if args.cost_model not in COST_MODELS:
-            raise ValueError(f"--cost-model {args.cost_model!r} is not one of {sorted(COST_MODELS)}")
-    file = UserFileOptions(
+    return UserFileOptions(
         target=args.target,
         positive=args.positive,
         cost_columns=tuple(args.cost_columns or ()),
@@ -329,7 +326,19 @@ def _bind(source: str, args: argparse.Namespace):
         categorical_columns=tuple(args.categorical),
         max_columns=args.max_columns,
     )
-    options = BindOptions(file, time_column=args.time_column, cost_model=args.cost_model)
+
+
+def _bind(source: str, args: argparse.Namespace):
+    from tasks.datasets import load_dataset
+    from tasks.datasets.live import BindOptions, bind_source
+    from tasks.datasets.user_files import default_user_dataset_name
+
+    if args.cost_model is not None:
+        from tasks.cost_models import COST_MODELS
+
+        if args.cost_model not in COST_MODELS:
+            raise ValueError(f"--cost-model {args.cost_model!r} is not one of {sorted(COST_MODELS)}")
+    options = BindOptions(_file_options(args), time_column=args.time_column, cost_model=args.cost_model)
     name = args.name
     if name is None:
         if "://" in source:
@@ -377,6 +386,21 @@ def _ingest_one(kind: str, name: str, args: argparse.Namespace, options, progres
 
 
 def ingest_datasets(args: argparse.Namespace) -> int:
+    """Ingest the named datasets or the one source; exit status 2 on a usage error, 1 when one failed, 130
+    when interrupted (Ctrl-C or SIGTERM: what was being written is removed, the datasets done are kept)."""
+    try:
+        with interrupts_unwind():
+            return _ingest_datasets(args)
+    except KeyboardInterrupt:
+        print(
+            "cslearn datasets ingest: interrupted; nothing of the dataset being ingested was written (those "
+            "reported above are kept): run the command again to ingest it",
+            file=sys.stderr,
+        )
+        return INTERRUPTED_STATUS
+
+
+def _ingest_datasets(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
     from tasks.datasets import DATASETS, HttpOptions, dataset_names
@@ -399,6 +423,11 @@ def ingest_datasets(args: argparse.Namespace) -> int:
             except ValueError as error:
                 print(f"error: --name: {error}", file=sys.stderr)
                 return 2
+        try:
+            _file_options(args)
+        except ValueError as error:
+            print(f"error: {error}", file=sys.stderr)
+            return 2
         jobs = [("source" if _binds_source(args, args.names[0]) else "file", args.names[0])]
     else:
         names = [

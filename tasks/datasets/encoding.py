@@ -17,6 +17,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from schemas.canonical_dataset import VALUE_LIMIT
+
 
 def encode_features(frame: pd.DataFrame) -> pd.DataFrame:
     """Numeric float64 features from ``frame`` by the module's encoding (column order: source order)."""
@@ -179,7 +181,9 @@ class RawEncoding:
 
     def input_problems(self, rows: pd.DataFrame) -> RawInputError | None:
         """Why ``rows`` cannot be encoded: missing columns, or values of a numeric column that are not
-        finite numbers (each bad row named); ``None`` when they can."""
+        finite numbers within :data:`~schemas.canonical_dataset.VALUE_LIMIT` (float32's range, where every
+        estimator stops: a served row with ``age=1e300`` is refused, not decided), each bad row named;
+        ``None`` when they can."""
         missing = [name for name in self.raw_names if name not in rows]
         if missing:
             return RawInputError(
@@ -189,8 +193,9 @@ class RawEncoding:
         for column in self.columns:
             if column.kind != NUMERIC:
                 continue
-            values = pd.to_numeric(rows[column.name], errors="coerce").astype("float64")
-            bad = ~np.isfinite(values.to_numpy())
+            values = pd.to_numeric(rows[column.name], errors="coerce").to_numpy(dtype="float64")
+            with np.errstate(invalid="ignore"):
+                bad = ~(np.abs(values) <= VALUE_LIMIT)  # NaN and infinity too
             if bad.any():
                 positions = np.flatnonzero(bad)
                 shown = ", ".join(
@@ -198,8 +203,8 @@ class RawEncoding:
                     for position in positions[:_SAMPLES_SHOWN]
                 )
                 problems.append(
-                    f"column {column.name!r} takes finite numbers; {bad.sum():,} of {len(rows):,} row(s) are"
-                    f" not: {shown}"
+                    f"column {column.name!r} takes finite numbers of at most +-{VALUE_LIMIT:.3g};"
+                    f" {bad.sum():,} of {len(rows):,} row(s) are not: {shown}"
                 )
                 for position in positions:
                     bad_rows.setdefault(

@@ -7,7 +7,7 @@ last; a cached entry is trusted only when the record validates (:func:`tasks.dat
 schema, format version, name), its definition digest matches the definition and the parquet's content
 fingerprint matches the record. Anything else is logged with the file's name and rebuilt from the source.
 The same entry I/O (:func:`write_entry`, :func:`open_entry`) serves users' datasets
-(:mod:`tasks.datasets.user_files`).
+(:mod:`tasks.datasets.user_files`); every writer holds the entry's lock (:mod:`tasks.datasets.entry_lock`).
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ from schemas.dataset_record import FORMAT_VERSION
 from schemas.validation import validate_frame
 from tasks.datasets.cache import resolve_cache_dir
 from tasks.datasets.downloads import DEFAULT_HTTP_OPTIONS, HttpOptions
+from tasks.datasets.entry_lock import locked_entry
 from tasks.datasets.records import DamagedRecordError, EntryPaths, entry_paths, read_record
 from tasks.datasets.spec import Dataset, DatasetSpec
 from tasks.storage import atomic_path, atomic_write_bytes
@@ -100,7 +101,11 @@ def _to_dataset(spec: DatasetSpec, frame: pd.DataFrame, path: Path, metadata: di
 def write_entry(
     spec: DatasetSpec, frame: pd.DataFrame, paths: EntryPaths, checksums: dict, extra: dict | None = None
 ) -> Dataset:
-    """Write the parquet, then its record (atomically each, record last), and return the dataset."""
+    """Write the parquet, then its record (atomically each, record last), and return the dataset.
+
+    The caller holds the entry's lock (:func:`tasks.datasets.entry_lock.locked_entry`), so no other process
+    writes the entry meanwhile.
+    """
     fingerprint = content_fingerprint(frame)
     metadata = {
         "format_version": FORMAT_VERSION,
@@ -198,6 +203,8 @@ def ingest_dataset(
     cache = resolve_cache_dir(cache_dir)
     if not force and (cached := read_cached(spec, cache)) is not None:
         return cached
-    files = spec.source.fetch(cache, options=options, progress=progress)
-    frame = build_canonical_frame(spec, files)
-    return write_entry(spec, frame, entry_paths(cache, spec.name), spec.source.checksums(cache))
+    paths = entry_paths(cache, spec.name)
+    with locked_entry(paths, spec.name):
+        files = spec.source.fetch(cache, options=options, progress=progress)
+        frame = build_canonical_frame(spec, files)
+        return write_entry(spec, frame, paths, spec.source.checksums(cache))

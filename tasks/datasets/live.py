@@ -10,11 +10,12 @@ rows past the watermark of the time column (a one-file source and a SQL source g
 Each batch goes through the same contracts, in order:
 
 1. its columns are the dataset's (a batch with another schema is refused, naming the columns);
-2. the raw contract of a first ingest (target present, cost columns numeric and non-negative);
+2. the raw contract of a first ingest (target present);
 3. its target holds only the dataset's two values;
 4. its time column holds times, none older than the watermark (a time column going backwards is refused);
 5. its features pass the user-column checks and encode with the dataset's encoding (new levels of a
-   categorical column are learnt: a new 0/1 column, 0 in the earlier rows, as encoding all rows again gives);
+   categorical column are learnt: a new 0/1 column, 0 in the earlier rows, as encoding all rows again gives),
+   and its cost columns hold costs (numbers from 0 to float32's largest);
 6. the canonical batch contract (``schemas.canonical_dataset.CanonicalBatch``).
 
 A batch that fails is refused with its name (file, or query window), the column, the rows and why; nothing
@@ -26,12 +27,9 @@ a lock on the dataset, so two refreshes never interleave.
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import datetime
-import fcntl
 import logging
-from collections.abc import Iterator
 from functools import partial
 from pathlib import Path
 
@@ -51,6 +49,7 @@ from schemas.dataset_record import UserDatasetRecord
 from schemas.validation import validate_frame
 from tasks.datasets.cache import resolve_cache_dir
 from tasks.datasets.encoding import CATEGORICAL, NUMERIC, RawEncoding
+from tasks.datasets.entry_lock import locked_entry
 from tasks.datasets.ingestion import content_fingerprint, write_entry
 from tasks.datasets.live_sources import (
     BatchFiles,
@@ -64,7 +63,7 @@ from tasks.datasets.live_sources import (
 )
 from tasks.datasets.records import DamagedRecordError, EntryPaths, entry_paths, read_record
 from tasks.datasets.spec import Dataset, DatasetSpec
-from tasks.datasets.user_columns import prepare_user_features
+from tasks.datasets.user_columns import prepare_user_features, user_cost_matrix
 from tasks.datasets.user_files import (
     UserDatasetError,
     UserFileOptions,
@@ -212,11 +211,8 @@ def shown_time(seconds: float | None, kind: str | None) -> str:
 
 
 def _raw_schema(options: UserFileOptions, label: str) -> pa.DataFrameSchema:
+    """The target present without missing values (the cost columns are read by ``user_cost_matrix``)."""
     columns = {options.target: pa.Column(nullable=False, title="target")}
-    columns |= {
-        column: pa.Column("float64", checks=pa.Check.ge(0), nullable=False, coerce=True)
-        for column in options.cost_columns
-    }
     return pa.DataFrameSchema(columns, strict=False, name=f"the raw contract of {label}")
 
 
@@ -289,8 +285,10 @@ def _canonical_rows(
         features = encoding.encode(prepared)
     except ValueError as error:
         raise ValueError(f"{label}: {error}") from error
-    for cost_name, column in zip(COST_COLUMNS, file.cost_columns, strict=False):
-        features[f"{COST_PREFIX}{cost_name}"] = raw[column].to_numpy(dtype=np.float64)
+    if file.cost_columns:
+        costs = user_cost_matrix(raw, file.cost_columns, member=label)
+        for index, cost_name in enumerate(COST_COLUMNS):
+            features[f"{COST_PREFIX}{cost_name}"] = costs[:, index]
     if times is not None:
         features[f"{TIME_PREFIX}{options.time_column}"] = times
     frame = pd.concat([features, pd.Series(target, index=features.index, name=TARGET_COLUMN)], axis=1)
@@ -350,18 +348,6 @@ def _live_spec(options: BindOptions, source: dict, name: str) -> DatasetSpec:
         cost_model=options.cost_model,
         notes=f"time column {options.time_column!r}" if options.time_column else "no time column",
     )
-
-
-@contextlib.contextmanager
-def _locked(paths: EntryPaths) -> Iterator[None]:
-    """An exclusive lock on the dataset for the block (a second refresh waits for the first)."""
-    lock_path = paths.record.with_suffix(".lock")
-    with open(lock_path, "a+") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def _now() -> str:
@@ -425,8 +411,8 @@ def bind_source(
     paths = entry_paths(cache, name, user=True)
     source = parse_source(text, table=table, query=query)
     described = source.describe()
-    _check_rebinding(paths, name, described, replace)
-    with _locked(paths):
+    with locked_entry(paths, name):  # from the check that the name is free to the record written
+        _check_rebinding(paths, name, described, replace)
         raw, files, labels = _initial_frame(source, options)
         raw_columns = [str(column) for column in raw.columns]
         _require_columns(raw, options, labels[0])
@@ -618,7 +604,7 @@ def refresh_dataset(name: str, *, cache_dir=None) -> RefreshResult:
 
     cache = resolve_cache_dir(cache_dir)
     paths = entry_paths(cache, name, user=True)
-    with _locked(paths):
+    with locked_entry(paths, name):  # a second refresh waits for the first
         entry = user_dataset_entry(name, cache)
         if entry is None:
             raise KeyError(f"no user dataset {name!r}")

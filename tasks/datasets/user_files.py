@@ -4,7 +4,9 @@ A user dataset lives in ``datasets/user/<name>.parquet`` with its record ``<name
 last, atomically), under the same validation as the registered datasets. Its name shares one name space with
 the registered datasets (``compare --datasets NAME``), so it must be a valid name
 (:func:`~tasks.datasets.records.name_problem`) and not a registered one; an existing user dataset is replaced
-only when re-ingested from the same file, or when the caller says so (``replace=True``, ``--force``).
+only when re-ingested from the same file, or when the caller says so (``replace=True``, ``--force``). That
+check and the write happen under the entry's lock (:mod:`tasks.datasets.entry_lock`), so two ingests of one
+name at once end as they do one after the other.
 
 The record keeps the source path and every option the file was read with, so the dataset can be described,
 loaded, and rebuilt from the source when its parquet is damaged and the source is unchanged (same sha256);
@@ -29,6 +31,7 @@ from schemas.canonical_dataset import COST_PREFIX
 from schemas.dataset_record import DatasetRecord, UserDatasetRecord
 from tasks.datasets.cache import resolve_cache_dir, sha256_file
 from tasks.datasets.encoding import encode_features
+from tasks.datasets.entry_lock import locked_entry
 from tasks.datasets.ingestion import (
     UnusableEntryError,
     build_canonical_frame,
@@ -46,7 +49,7 @@ from tasks.datasets.records import (
 )
 from tasks.datasets.sources import LocalFile, check_regular_file
 from tasks.datasets.spec import Dataset, DatasetEntry, DatasetSpec
-from tasks.datasets.user_columns import prepare_user_features
+from tasks.datasets.user_columns import prepare_user_features, user_cost_matrix
 from tasks.datasets.user_table import (
     DEFAULT_MAX_COLUMNS,
     delimiter_name,
@@ -103,6 +106,17 @@ class UserFileOptions:
             raise ValueError(
                 f"--cost-columns takes exactly {len(COST_COLUMNS)} column names in the order "
                 f"{list(COST_COLUMNS)}; got {len(self.cost_columns)}: {list(self.cost_columns)}"
+            )
+        costs_of = {column: [] for column in self.cost_columns}
+        for cost, column in zip(COST_COLUMNS, self.cost_columns, strict=False):
+            costs_of[column].append(cost)
+        repeated = "; ".join(
+            f"{column!r} as {' and '.join(costs)}" for column, costs in costs_of.items() if len(costs) > 1
+        )
+        if repeated:
+            raise ValueError(
+                f"--cost-columns repeats columns ({repeated}); each of the four costs "
+                f"{', '.join(COST_COLUMNS)} needs a column of its own, named in that order"
             )
         if self.target in self.cost_columns:
             raise ValueError(f"target column {self.target!r} cannot also be a cost column")
@@ -261,6 +275,7 @@ def user_file_recipe(
     :func:`~tasks.datasets.user_columns.prepare_user_features` and encoded by
     :func:`~tasks.datasets.encoding.encode_features`.
     """
+    _check_listed_columns(raw, member, cost_columns, "--cost-columns")
     _check_listed_columns(raw, member, drop_columns, "--drop-columns")
     _check_listed_columns(raw, member, categorical_columns, "--categorical")
     is_positive = _label_rule(raw, member=member, target=target, positive=positive)
@@ -274,8 +289,10 @@ def user_file_recipe(
     features = encode_features(
         prepare_user_features(remaining, member=member, categorical_columns=categorical_columns)
     )
-    for cost_name, column in zip(COST_COLUMNS, cost_columns, strict=False):
-        features[f"{COST_PREFIX}{cost_name}"] = raw[column].to_numpy(dtype=np.float64)
+    if cost_columns:
+        costs = user_cost_matrix(raw, cost_columns, member=member)
+        for index, cost_name in enumerate(COST_COLUMNS):
+            features[f"{COST_PREFIX}{cost_name}"] = costs[:, index]
     return features, is_positive.to_numpy(dtype=np.int8)
 
 
@@ -283,16 +300,12 @@ def user_file_spec(path: Path, options: UserFileOptions, name: str) -> DatasetSp
     """A definition like the built-in ones for a user's CSV or parquet file (validated like the registered
     datasets).
 
-    The raw check is a lazily-validated schema built from the options: ``target`` present without missing
-    values; each of the four ``cost_columns`` (order C_FP, C_FN, C_TP, C_TN) numeric, non-negative and
-    complete.
+    The raw check is a lazily-validated schema: ``target`` present without missing values. The recipe
+    (:func:`user_file_recipe`) then reads the four ``cost_columns`` (order C_FP, C_FN, C_TP, C_TN) with
+    :func:`~tasks.datasets.user_columns.user_cost_matrix`, which names a value that is not a cost.
     """
     path = Path(path)
     columns = {options.target: pa.Column(nullable=False, title="target")}
-    columns |= {
-        column: pa.Column("float64", checks=pa.Check.ge(0), nullable=False, coerce=True)
-        for column in options.cost_columns
-    }
     text_options = {"delimiter": options.delimiter, "encoding": options.encoding}
     if is_parquet(path.name):
         text_options = {}
@@ -399,15 +412,6 @@ def ingest_file(
     source = Path(path).expanduser().absolute()
     name = name if name is not None else default_user_dataset_name(source)
     check_new_user_dataset_name(name)
-    cache = resolve_cache_dir(cache_dir)
-    paths = entry_paths(cache, name, user=True)
-    _check_replacement(paths, name, source, replace)
-    check_regular_file(source)
-    if not is_parquet(source.name):
-        with open(source, "rb") as stream:  # the header alone: a too-wide file stops here
-            delimiter = inspect_csv_header(
-                stream, source.name, delimiter=delimiter, encoding=encoding, max_columns=max_columns
-            )
     options = UserFileOptions(
         target=target,
         positive=None if positive is None else str(positive),
@@ -418,7 +422,20 @@ def ingest_file(
         categorical_columns=tuple(categorical_columns),
         max_columns=max_columns,
     )
-    return _ingest(user_file_spec(source, options, name), options, paths, cache)
+    cache = resolve_cache_dir(cache_dir)
+    paths = entry_paths(cache, name, user=True)
+    with locked_entry(paths, name):  # from the check that the name is free to the record written
+        _check_replacement(paths, name, source, replace)
+        check_regular_file(source)
+        if not is_parquet(source.name):
+            with open(source, "rb") as stream:  # the header alone: a too-wide file stops here
+                options = dataclasses.replace(
+                    options,
+                    delimiter=inspect_csv_header(
+                        stream, source.name, delimiter=delimiter, encoding=encoding, max_columns=max_columns
+                    ),
+                )
+        return _ingest(user_file_spec(source, options, name), options, paths, cache)
 
 
 def _ingest(spec: DatasetSpec, options: UserFileOptions, paths: EntryPaths, cache: Path) -> Dataset:
@@ -486,13 +503,22 @@ def user_dataset_entry(name: str, cache_dir=None) -> DatasetEntry | None:
             f"--force` (and the options you used), or delete {paths.record} and {paths.parquet} to forget it"
         )
         return DatasetEntry(name, "user", None, problem=problem)
-    if record.get("live") is not None:  # bound to a source that grows (tasks.datasets.live)
-        from tasks.datasets.live import live_dataset_spec
+    try:
+        if record.get("live") is not None:  # bound to a source that grows (tasks.datasets.live)
+            from tasks.datasets.live import live_dataset_spec
 
-        return DatasetEntry(name, "user", live_dataset_spec(record, name), record)
-    options = UserFileOptions.from_record(record)
-    source = UserDatasetRecord.model_validate(record).source
-    return DatasetEntry(name, "user", user_file_spec(Path(source), options, name), record)
+            spec = live_dataset_spec(record, name)
+        else:
+            source = UserDatasetRecord.model_validate(record).source
+            spec = user_file_spec(Path(source), UserFileOptions.from_record(record), name)
+    except ValueError as error:  # options an older cslearn accepted and this one refuses
+        problem = (
+            f"user dataset {name!r}: {paths.record} records options that are refused now ({error}); ingest "
+            f"its source again with corrected options and --force, or delete {paths.record} and "
+            f"{paths.parquet} to forget it"
+        )
+        return DatasetEntry(name, "user", None, problem=problem)
+    return DatasetEntry(name, "user", spec, record)
 
 
 def load_user_dataset(name: str, *, cache_dir=None) -> Dataset:
@@ -552,7 +578,8 @@ def _rebuild_from_source(entry: DatasetEntry, paths: EntryPaths, problem: str, c
             f"the recorded fingerprint (made by another cslearn version?): {again}, {forget}"
         )
     extra = {field: entry.record[field] for field in _USER_RECORD_FIELDS if field in entry.record}
-    return write_entry(entry.spec, frame, paths, entry.record["source_checksums"], extra=extra)
+    with locked_entry(paths, entry.name):
+        return write_entry(entry.spec, frame, paths, entry.record["source_checksums"], extra=extra)
 
 
 def reingest_user_dataset(name: str, *, cache_dir=None) -> Dataset:
@@ -569,5 +596,7 @@ def reingest_user_dataset(name: str, *, cache_dir=None) -> Dataset:
     options = UserFileOptions.from_record(entry.record)
     cache = resolve_cache_dir(cache_dir)
     spec = user_file_spec(Path(entry.spec.source.path), options, name)
-    check_regular_file(spec.source.path)
-    return _ingest(spec, options, entry_paths(cache, name, user=True), cache)
+    paths = entry_paths(cache, name, user=True)
+    with locked_entry(paths, name):
+        check_regular_file(spec.source.path)
+        return _ingest(spec, options, paths, cache)

@@ -94,6 +94,16 @@ def test_savings_by_hand():
     assert math.isnan(metrics.savings_score(Y_TRUE, Y_PRED, np.zeros((8, 4))))
 
 
+def test_a_cost_frame_is_read_by_its_column_names_and_a_frame_without_names_by_position():
+    import pandas as pd
+
+    reordered = pd.DataFrame(COSTS, columns=list(metrics.COST_COLUMNS))[["C_FN", "C_FP", "C_TP", "C_TN"]]
+    assert metrics.savings_score(Y_TRUE, Y_PRED, reordered) == pytest.approx((13 - 34.5) / 13)
+    assert metrics.savings_score(Y_TRUE, Y_PRED, pd.DataFrame(COSTS)) == pytest.approx((13 - 34.5) / 13)
+    with pytest.raises(ValueError, match=r"^cost_matrix has the columns \['C_FN', 'C_FP', 'tp', 'tn'\]; "):
+        metrics.savings_score(Y_TRUE, Y_PRED, reordered.set_axis(["C_FN", "C_FP", "tp", "tn"], axis=1))
+
+
 @pytest.mark.parametrize(
     ("cost_matrix", "message"),
     [

@@ -78,3 +78,28 @@ def test_cost_columns_are_optional_and_non_negative():
     ):
         validate_frame(CanonicalDataset, frame, what="toy")
     validate_frame(CanonicalDataset, frame.assign(**{"cost:C_FN": [4.0, 2.0]}), what="toy")
+
+
+def test_features_and_costs_beyond_float32_range_are_refused():
+    frame = pd.DataFrame(
+        {
+            "age": [30.0, -1e300, 52.0, 3e38],
+            "cost:C_FP": [1.0, 1.0, 1.0, 1.0],
+            "cost:C_FN": [2.0, 5e38, 2.0, 2.0],
+            "cost:C_TP": [0.0, 0.0, 0.0, 0.0],
+            "cost:C_TN": [0.0, 0.0, 0.0, 0.0],
+            "target": [0, 1, 0, 1],
+        }
+    )
+    with pytest.raises(DataValidationError) as raised:
+        validate_frame(CanonicalDataset, frame, what="toy")
+    message = str(raised.value)
+    assert "column 'age' failed within_float32_range: 1 case(s), e.g. -1e+300 at rows [1]" in message
+    assert "column 'cost:C_FN' failed within_float32_range: 1 case(s), e.g. 5e+38 at rows [1]" in message
+
+
+def test_the_value_limit_is_the_limit_of_every_estimator():
+    from algorithms._validation import COST_MAGNITUDE_LIMIT, FEATURE_MAGNITUDE_LIMIT
+    from schemas.canonical_dataset import VALUE_LIMIT
+
+    assert VALUE_LIMIT == FEATURE_MAGNITUDE_LIMIT == COST_MAGNITUDE_LIMIT == float(np.finfo(np.float32).max)

@@ -82,6 +82,18 @@ def test_nan_and_infinite_costs_are_each_reported_lazily():
     assert "false_positive_cost_above_true_negative_cost" not in message
 
 
+def test_a_cost_beyond_float32_range_is_refused():
+    rows = [row[:] for row in REASONABLE]
+    rows[1][1] = 1e300  # C_FN of row 11: its sums and products would overflow
+    with pytest.raises(DataValidationError) as caught:
+        cost_matrix_from_frame(_frame(rows))
+    assert "column 'C_FN' failed within_float32_range: 1 case(s), e.g. 1e+300 at rows [11]" in str(
+        caught.value
+    )
+    rows[1][1] = 3e38
+    assert cost_matrix_from_frame(_frame(rows))[1, 1] == 3e38
+
+
 def test_missing_and_extra_columns_are_named():
     frame = _frame(REASONABLE).drop(columns=["C_TN"]).assign(cost=1.0)
     with pytest.raises(DataValidationError) as caught:

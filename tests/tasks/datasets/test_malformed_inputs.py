@@ -107,14 +107,14 @@ def test_user_file_non_numeric_cost_column(cache_dir, tmp_path):
     )
     path = tmp_path / "costs.csv"
     path.write_text(table)
-    with pytest.raises(DataValidationError) as raised:
+    with pytest.raises(ValueError) as raised:
         ingest_file(
             path,
             target="fraud",
             cost_columns=["cost_fp", "cost_fn", "cost_tp", "cost_tn"],
             cache_dir=cache_dir,
         )
-    assert "column 'cost_fn' failed coerce_dtype('float64'): 1 case(s), e.g. 'eighty' at rows [1]" in str(
+    assert "cost column 'cost_fn' (C_FN) holds 1 value(s) that are not numbers: 'eighty' at row 1" in str(
         raised.value
     )
     assert cached_dataset_files(cache_dir) == []
@@ -126,7 +126,7 @@ def test_user_file_negative_cost(cache_dir, tmp_path):
         (FIXTURES / "user_costs.csv").read_text().replace("3000,east,no,5,300,", "3000,east,no,-5,300,")
     )
     with pytest.raises(
-        DataValidationError, match=r"column 'cost_fp' failed greater_than_or_equal_to\(0\): .* at rows \[3\]"
+        ValueError, match=r"cost column 'cost_fp' \(C_FP\) holds 1 negative cost\(s\): -5.0 at row 3"
     ):
         ingest_file(
             path,
