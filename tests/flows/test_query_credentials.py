@@ -20,6 +20,7 @@ import pytest
 from flows.cli import main
 from tasks.storage import state_home
 from tasks.tracking.mlflow_runs import tracking_client
+from tests import conftest
 
 PROJECT = Path(__file__).resolve().parents[2]
 SECRET = "s3cret"
@@ -79,3 +80,9 @@ def test_compare_shows_the_tracking_uri_without_the_password(prefect_server, tmp
     client = tracking_client(f"sqlite:///{tmp_path / 'mlflow.db'}")
     runs = client.search_runs([client.get_experiment_by_name(experiment).experiment_id])
     assert runs and all(SECRET not in json.dumps([run.data.params, run.data.tags]) for run in runs)
+    conftest._flush_prefect_logs()  # the flow runs' parameters and log lines, in Prefect's database
+    files = [path for path in conftest._servers["prefect"].log_path.parent.rglob("*") if path.is_file()]
+    assert any(path.suffix == ".db" for path in files)
+    for path in files:
+        if path.name != "server.log":
+            assert SECRET.encode() not in path.read_bytes(), f"{SECRET!r} found in {path}"
