@@ -4,8 +4,9 @@ A model logged by :func:`tasks.model_registry.logged_models.log_model` has two f
 
 - ``sklearn``: the fitted estimator, for Python users (``tasks.model_registry.load_estimator(uri)``, then
   ``predict(X, cost_matrix=C)``);
-- ``python_function`` with this module as its ``loader_module``: :class:`CostAwareModel`, what
-  ``mlflow.pyfunc.load_model(uri)`` and ``mlflow models serve -m models:/<name>@champion`` run. It holds the
+- ``python_function`` with this module as its ``loader_module``: :class:`CostAwareModel` (inside
+  :class:`ServedModel`), what ``cslearn serve DATASET`` runs, and ``mlflow.pyfunc.load_model(uri)`` and
+  ``mlflow models serve -m models:/<name>@champion`` on a folder cslearn logged. It holds the
   estimator, the cost model fitted on the training rows (``cost_model.json``) and the encoding of the
   dataset's raw columns (``encoding.json``, ``tasks.datasets.encoding.RawEncoding``), so a request carries
   the raw columns a user has (``"job": "blue-collar"``, not one-hot columns): they are encoded as the
