@@ -273,7 +273,8 @@ def check_served_flavor(mlmodel: Mapping) -> None:
         Naming the loader or the code the folder asks for.
     """
     flavors = mlmodel["flavors"]
-    loader = (flavors.get("python_function") or {}).get("loader_module")
+    pyfunc = flavors.get("python_function")
+    loader = pyfunc.get("loader_module") if isinstance(pyfunc, Mapping) else None
     bundled = sorted(
         f"{flavor}.{key}"
         for flavor, settings in flavors.items()
