@@ -70,10 +70,13 @@ def significance_level(text: str) -> float:
     from tasks.report.statistics import check_alpha
 
     try:
-        return check_alpha(float(text))
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"alpha must be a number such as 0.05; got {text!r}") from None
+    try:
+        return check_alpha(value)
     except ValueError as error:
-        reason = str(error) if "alpha" in str(error) else f"alpha must be a number such as 0.05; got {text!r}"
-        raise argparse.ArgumentTypeError(reason) from None
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def run(args: argparse.Namespace) -> int:
