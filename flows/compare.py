@@ -48,6 +48,7 @@ from tasks.config.flow_parameters import (
     machine_environment,
 )
 from tasks.config.method_info import compared_methods
+from tasks.redaction import redact_uri
 from tasks.report.publish import publish_report_task, published_report
 from tasks.tracking.prefect_artifacts import ProgressArtifact, publish_run_artifacts
 from tasks.tracking.progress import Progress
@@ -81,7 +82,7 @@ def compare_cells(params: CompareParams) -> dict:
         logger.info(
             "Logging to MLflow parent run %s in %s: %d cells, %d of them already done%s.",
             run.run_id,
-            run.tracking_uri,
+            redact_uri(run.tracking_uri),
             len(specs),
             len(finished),
             f", continuing run {resumes}" if resumes else "",

@@ -28,6 +28,7 @@ __all__ = [
     "ServerStartError",
     "free_port",
     "launch_mlflow_server",
+    "launch_cslearn_server",
     "launch_model_server",
     "launch_prefect_server",
 ]
@@ -217,6 +218,27 @@ def launch_model_server(model_uri: str, tracking_uri: str, log_dir: Path, *, por
     )
     url = f"http://127.0.0.1:{port}"
     return _launch("model", command, env, Path(log_dir) / "model-server.log", url, f"{url}/ping")
+
+
+def launch_cslearn_server(model_uri: str, tracking_uri: str, log_dir: Path, *, port: int | None = None):
+    """Start ``cslearn serve --model model_uri`` on 127.0.0.1: cslearn's loader, MLflow's scoring app.
+
+    Runs ``python -m flows.cli`` of this interpreter with this process's environment (``PYTHONPATH``
+    included). Returns without waiting: call :meth:`ServerProcess.wait_until_healthy`; ``ServerProcess.url``
+    is the base URL (``/invocations``).
+    """
+    port = port or free_port()
+    command = [sys.executable, "-m", "flows.cli", "serve", "served", "--model", model_uri]
+    command += ["--tracking-uri", tracking_uri, "--host", "127.0.0.1", "--port", str(port)]
+    url = f"http://127.0.0.1:{port}"
+    return _launch(
+        "cslearn-serve",
+        command,
+        _server_environment(),
+        Path(log_dir) / "cslearn-serve.log",
+        url,
+        f"{url}/ping",
+    )
 
 
 def postgres_binaries() -> Path | None:

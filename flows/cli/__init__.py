@@ -13,13 +13,25 @@ import os
 import sys
 from importlib.metadata import PackageNotFoundError, version
 
-from flows.cli import compare, datasets, figure, methods, monitor, replay, report, retrain, runs, score
+from flows.cli import compare, datasets, figure, methods, monitor, replay, report, retrain, runs, score, serve
 from flows.cli._environment import apply_environment_defaults
 from flows.cli._options import HelpFormatter
 
 #: Modules of this package that add subcommands, in the order ``--help`` lists them (each imports nothing
 #: heavy until its command runs).
-SUBCOMMAND_MODULES = (datasets, methods, compare, retrain, score, monitor, replay, report, figure, runs)
+SUBCOMMAND_MODULES = (
+    datasets,
+    methods,
+    compare,
+    retrain,
+    serve,
+    score,
+    monitor,
+    replay,
+    report,
+    figure,
+    runs,
+)
 
 DESCRIPTION = """\
 Cost-sensitive and imbalanced classification: datasets, methods, comparisons, retraining and reports.
@@ -34,6 +46,7 @@ examples:
   cslearn methods list
   cslearn compare --datasets pima haberman --methods adaboost,adacc1 --folds 5 --repeats 1
   cslearn retrain credit-scoring --candidates csdt bmr-lr
+  cslearn serve credit-scoring
   cslearn score credit-scoring --input 'incoming/*.csv' --output scores/
   cslearn monitor credit-scoring --input 'incoming/*.csv'
   cslearn replay card-fraud --period 1h

@@ -21,6 +21,7 @@ import sys
 from flows.cli._common import json_safe, report_lines
 from flows.cli._options import ListOption, add_parser, option_names
 from flows.cli._run import RunStopped, run_flow
+from tasks.redaction import redact_uri
 
 __all__ = ["cell_count_notice", "describe_failures", "format_outcome", "params_from_args", "register"]
 
@@ -216,7 +217,7 @@ def format_outcome(outcome: dict) -> str:
         "",
         f"cells: {cells['total']} total, {cells['resumed']} resumed, {cells['computed']} computed, "
         f"{cells['failed']} failed",
-        f"MLflow parent run {outcome['parent_run_id']}{reused} in {outcome['tracking_uri']}",
+        f"MLflow parent run {outcome['parent_run_id']}{reused} in {redact_uri(outcome['tracking_uri'])}",
         *report_lines(outcome.get("report"), outcome["parent_run_id"]),
     ]
     return "\n".join(lines)
@@ -237,6 +238,7 @@ def _json_document(outcome: dict) -> dict:
             "ranks",
         )
     }
+    document["tracking_uri"] = redact_uri(outcome["tracking_uri"])
     document["friedman"] = outcome["friedman"]
     results = outcome["results_table"]
     failed = results[results["status"] != "ok"].drop_duplicates(["dataset", "method", "repeat", "fold"])

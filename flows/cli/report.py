@@ -2,8 +2,12 @@
 
 The report is read back from the MLflow run alone (parameters, tags, ``results/`` artifacts, child runs and
 their per-round metric histories), so it regenerates identically from the same run. It is written as
-``DIR/report.html`` (self-contained: every figure is embedded) with each figure also as ``DIR/figures/*.png``.
-Exit status 2 when the run cannot be reported (unknown run id, a child run, no results, unknown metric).
+``DIR/report.html`` (self-contained: every figure is embedded) with each figure also as ``DIR/figures/*.png``,
+each file through a temporary file renamed over its name, so a link in ``DIR`` is replaced, never written
+through (:mod:`tasks.report.output`). Exit status 2 when the command is refused before any work (an
+``--alpha`` outside (0, 1), an ``--out`` that is a file or a link out of where it was named) or the run
+cannot be reported (unknown run id, a child run, no results, unknown metric); 1 when the report cannot be
+written.
 """
 
 from __future__ import annotations
@@ -51,16 +55,42 @@ def register(subparsers) -> None:
     parser.add_argument(
         "--control", metavar="METHOD", help="control of the Bonferroni-Dunn test (default: best)"
     )
-    parser.add_argument("--alpha", type=float, default=0.05, help="significance level (default 0.05)")
+    parser.add_argument(
+        "--alpha",
+        type=significance_level,
+        default=0.05,
+        help="significance level, strictly between 0 and 1 (default 0.05)",
+    )
     parser.set_defaults(handler=run)
 
 
+def significance_level(text: str) -> float:
+    """``--alpha``: a number strictly between 0 and 1 (``tasks.report.statistics.check_alpha``), else a
+    usage error (exit status 2)."""
+    from tasks.report.statistics import check_alpha
+
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"alpha must be a number such as 0.05; got {text!r}") from None
+    try:
+        return check_alpha(value)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
 def run(args: argparse.Namespace) -> int:
-    """Read the run, build and write the report; print the path of ``report.html``."""
+    """Check the output folder, read the run, build and write the report; print where ``report.html`` is."""
     os.environ.setdefault("MLFLOW_ENABLE_ARTIFACTS_PROGRESS_BAR", "false")
     from tasks.report import build_report, load_run
+    from tasks.report.output import OutputFolderError, check_output_folder
     from tasks.tracking.credentials import use_uri_credentials
 
+    try:
+        folder = check_output_folder(Path(args.out) if args.out else Path("reports") / args.run_id)
+    except OutputFolderError as error:
+        print(f"cslearn report: --out: {error}", file=sys.stderr)
+        return 2
     try:  # a password in the URI goes to MLflow's variables, so no message can show it
         record = load_run(args.run_id, use_uri_credentials(args.tracking_uri))
         report = build_report(record, metric=args.metric, control=args.control, alpha=args.alpha)
@@ -69,6 +99,10 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if record.status != "FINISHED":
         print(f"cslearn report: warning: run {record.run_id} is {record.status}", file=sys.stderr)
-    path = report.write(Path(args.out) if args.out else Path("reports") / record.run_id)
+    try:
+        path = report.write(folder)
+    except (OutputFolderError, OSError) as error:  # changed since the check, or the disk refused
+        print(f"cslearn report: the report was not written: {error}", file=sys.stderr)
+        return 1
     print(path)
     return 0

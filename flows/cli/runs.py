@@ -67,6 +67,7 @@ def format_orphans(orphans, *, dry_run: bool) -> str:
 
 
 def cleanup_runs(args: argparse.Namespace) -> int:
+    from tasks.redaction import redact_uri
     from tasks.tracking.mlflow_runs import default_tracking_uri, tracking_client
     from tasks.tracking.orphan_runs import mark_orphaned_runs
 
@@ -76,7 +77,10 @@ def cleanup_runs(args: argparse.Namespace) -> int:
     if args.experiment is not None:
         experiment = client.get_experiment_by_name(args.experiment)
         if experiment is None:
-            print(f"cslearn runs cleanup: no MLflow experiment {args.experiment!r} in {uri}", file=sys.stderr)
+            shown = redact_uri(uri)
+            print(
+                f"cslearn runs cleanup: no MLflow experiment {args.experiment!r} in {shown}", file=sys.stderr
+            )
             return 2
         experiment_ids = [experiment.experiment_id]
     orphans = mark_orphaned_runs(client, experiment_ids, dry_run=args.dry_run)

@@ -28,7 +28,6 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
-from pathlib import Path
 
 from prefect import task
 from prefect.cache_policies import NO_CACHE
@@ -42,6 +41,7 @@ from tasks.cost_models import cost_unit
 from tasks.fitting.split_scores import split_scores_frame
 from tasks.report.figures import CHILD_FIGURE_DPI, child_run_figure, figure_png
 from tasks.report.results import summary_records
+from tasks.tracking.dataset_inputs import dataset_source
 from tasks.tracking.mlflow_runs import (
     ParentRun,
     child_runs,
@@ -210,8 +210,8 @@ def reuse_run_task(tracking_uri: str | None, run_id: str) -> tuple[ParentRun, di
 
 
 def _dataset_source(dataset) -> object:
-    """Where a dataset's rows came from, as an MLflow dataset source (a URL, a PyPI page or a file)."""
-    from mlflow.data.dataset_source_registry import resolve_dataset_source
+    """Where a dataset's rows came from, as an MLflow dataset source (a URL, a PyPI page, or a file by its
+    name and sha256: ``tasks.tracking.dataset_inputs.dataset_source``)."""
     from mlflow.data.http_dataset_source import HTTPDatasetSource
 
     described = dataset.spec.source.describe() if getattr(dataset, "spec", None) is not None else {}
@@ -226,8 +226,9 @@ def _dataset_source(dataset) -> object:
         return HTTPDatasetSource(
             f"https://github.com/scikit-learn/scikit-learn/blob/{sklearn.__version__}/{described['data_file']}"
         )
-    path = described.get("path") or dataset.path
-    return resolve_dataset_source(Path(path).resolve().as_uri())
+    path = str(described.get("path") or dataset.path)  # recorded by its name and checksum, not its path
+    checksums = (getattr(dataset, "metadata", None) or {}).get("source_checksums") or {}
+    return dataset_source(path, sha256=checksums.get(path))
 
 
 def _declared_schema(frame):

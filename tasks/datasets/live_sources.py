@@ -31,7 +31,7 @@ import pandas as pd
 
 from tasks.datasets.cache import sha256_file
 from tasks.datasets.user_table import is_parquet, read_user_table
-from tasks.redaction import redact_uri
+from tasks.redaction import REDACTED, redact_uri
 
 __all__ = [
     "BatchFiles",
@@ -309,7 +309,7 @@ def source_from_record(record: dict, name: str):
     if source["kind"] == "files":
         return BatchFiles(source["location"])
     url = source["location"]
-    if "***@" in url:
+    if REDACTED in url:  # stored without its credentials (user info or a password parameter)
         variable = credentials_variable(name)
         given = os.environ.get(variable)
         if not given:

@@ -10,6 +10,9 @@
   rows with the costs derived from each row or given with it;
 - :mod:`~tasks.model_registry.logged_models`: log a fitted estimator with its cost model as an MLflow model,
   load a logged or registered one back (``load_estimator``, ``load_cost_aware_model``);
+- :mod:`~tasks.model_registry.model_folder`: a downloaded model folder read with every file inside it;
+- :mod:`~tasks.model_registry.model_server`: ``cslearn serve``, MLflow's scoring application around a model
+  loaded by cslearn's loader only;
 - :mod:`~tasks.model_registry.significance`: the paired bootstrap on the savings difference that decides
   whether a challenger beats the champion by more than the noise;
 - :mod:`~tasks.model_registry.promotion`: register the best candidate from its logged model and move

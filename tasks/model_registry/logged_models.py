@@ -47,6 +47,7 @@ from tasks.model_registry.serving import (
 
 __all__ = [
     "cslearn_version",
+    "download_model",
     "load_cost_aware_model",
     "load_estimator",
     "load_model_version",
@@ -241,7 +242,9 @@ def _artifact_location(model_uri: str, tracking_uri: str | None) -> str:
     return client.get_model_version_download_uri(name, version)
 
 
-def _download(model_uri: str, tracking_uri: str | None, folder: str) -> Path:
+def download_model(model_uri: str, tracking_uri: str | None, folder: str) -> Path:
+    """The local folder of ``model_uri``: a local folder as it is, else its artifacts downloaded into
+    ``folder``."""
     if Path(model_uri).is_dir():
         return Path(model_uri)
     location = _artifact_location(model_uri, tracking_uri)
@@ -261,7 +264,7 @@ def load_cost_aware_model(
         A cloudpickle estimator without ``allow_pickle``.
     """
     with tempfile.TemporaryDirectory(prefix="cslearn-load-") as folder:
-        return load_model_folder(_download(model_uri, tracking_uri, folder), allow_pickle=allow_pickle)
+        return load_model_folder(download_model(model_uri, tracking_uri, folder), allow_pickle=allow_pickle)
 
 
 def load_estimator(model_uri: str, *, tracking_uri: str | None = None, allow_pickle: bool = False):

@@ -15,12 +15,15 @@ used before 1.9 and still accepts (the owner is only used in messages).
 
 cloudpickle runs arbitrary code when loaded. A model is written with it only when the caller opts in
 (``allow_pickle=True``) and skops cannot represent the model; such an artifact is refused at load time with
-:class:`UntrustedModelError` unless the caller opts in again.
+:class:`UntrustedModelError` unless the caller opts in again. A file that is not a readable skops archive
+(truncated, edited, missing) is :class:`DamagedModelError`, named in the user's terms.
 """
 
 from __future__ import annotations
 
 import copy
+import zipfile
+import zlib
 from pathlib import Path
 
 import skops.io
@@ -52,6 +55,7 @@ from algorithms.tree._nodes import NodeArrays
 __all__ = [
     "ALLOW_PICKLE_HINT",
     "TRUSTED_TYPES",
+    "DamagedModelError",
     "UntrustedModelError",
     "choose_serialization",
     "load_estimator_file",
@@ -105,6 +109,14 @@ ALLOW_PICKLE_HINT = (
 
 class UntrustedModelError(ValueError):
     """A model artifact that would need code or types outside :data:`TRUSTED_TYPES` to load."""
+
+
+class DamagedModelError(ValueError):
+    """A model's estimator file that is missing or not a readable skops archive."""
+
+
+#: What skops raises on a file that is not a complete skops archive (its zip or its schema.json is damaged).
+_DAMAGED_ARCHIVE_ERRORS = (zipfile.BadZipFile, zlib.error, EOFError, KeyError, ValueError, TypeError)
 
 
 def skops_safe_copy(model):
@@ -185,6 +197,8 @@ def load_estimator_file(path: Path, serialization_format: str, *, allow_pickle: 
     UntrustedModelError
         A skops file holding a type outside :data:`TRUSTED_TYPES`, or a cloudpickle (or any other) file
         without ``allow_pickle``.
+    DamagedModelError
+        A skops file that is missing, truncated or otherwise not a readable skops archive.
     """
     if serialization_format == "skops":
         try:
@@ -192,6 +206,17 @@ def load_estimator_file(path: Path, serialization_format: str, *, allow_pickle: 
         except UntrustedTypesFoundException as error:
             raise UntrustedModelError(
                 f"{path.name} holds types outside cslearn's skops allow-list and was not loaded: {error}"
+            ) from error
+        except FileNotFoundError:
+            raise DamagedModelError(
+                f"the model's estimator file {path.name} is missing from its folder, so the model cannot be"
+                " loaded; serve or load another version, or retrain to log a new one"
+            ) from None
+        except _DAMAGED_ARCHIVE_ERRORS as error:
+            raise DamagedModelError(
+                f"the model's estimator file {path.name} is damaged: it is not a complete skops archive"
+                f" ({type(error).__name__}: {error}), so the model cannot be loaded; serve or load another"
+                " version, or retrain to log a new one"
             ) from error
     if not allow_pickle:
         raise UntrustedModelError(

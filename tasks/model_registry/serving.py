@@ -4,8 +4,9 @@ A model logged by :func:`tasks.model_registry.logged_models.log_model` has two f
 
 - ``sklearn``: the fitted estimator, for Python users (``tasks.model_registry.load_estimator(uri)``, then
   ``predict(X, cost_matrix=C)``);
-- ``python_function`` with this module as its ``loader_module``: :class:`CostAwareModel`, what
-  ``mlflow.pyfunc.load_model(uri)`` and ``mlflow models serve -m models:/<name>@champion`` run. It holds the
+- ``python_function`` with this module as its ``loader_module``: :class:`CostAwareModel` (inside
+  :class:`ServedModel`), what ``cslearn serve DATASET`` runs, and ``mlflow.pyfunc.load_model(uri)`` and
+  ``mlflow models serve -m models:/<name>@champion`` on a folder cslearn logged. It holds the
   estimator, the cost model fitted on the training rows (``cost_model.json``) and the encoding of the
   dataset's raw columns (``encoding.json``, ``tasks.datasets.encoding.RawEncoding``), so a request carries
   the raw columns a user has (``"job": "blue-collar"``, not one-hot columns): they are encoded as the
@@ -23,26 +24,37 @@ P(positive); calibrated for ``bmr-*`` and ``*-cal``), ``expected_cost`` (the dec
 that probability: ``p C_TP + (1 - p) C_FP`` for a positive decision, ``p C_FN + (1 - p) C_TN`` otherwise) and
 the four costs used.
 
-Nothing here executes code from the artifact: MLflow imports this module from the installed ``cslearn``
-package, and the estimator is read by skops with cslearn's allow-list (:mod:`.serialization`).
+An empty batch gets an empty table. What a server runs is :class:`ServedModel`: a request the model refuses
+(a missing column, a negative amount, a value an estimator cannot use; any ``ValueError``) is answered with
+HTTP 400 and cslearn's message (MLflow's ``INVALID_PARAMETER_VALUE``), never with the server's traceback.
+
+Nothing here executes code from the artifact: every file is read from inside the model folder
+(:mod:`.model_folder`), the estimator by skops with cslearn's allow-list (:mod:`.serialization`).
+``cslearn serve`` (:mod:`.model_server`) builds the served model with :func:`load_model_folder` only, after
+:func:`check_served_flavor`: it never imports the loader a folder's ``MLmodel`` names. ``mlflow models
+serve`` and ``mlflow.pyfunc.load_model`` do import that loader (this module, in a folder cslearn logged) and
+put a ``code/`` folder on ``sys.path``: they trust whoever can write to the artifact store.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import os
 from collections.abc import Mapping
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
-import yaml
+from mlflow.exceptions import MlflowException
+from mlflow.protos.databricks_pb2 import INTERNAL_ERROR
 
 from algorithms.metrics import COST_COLUMNS
 from schemas.cost_matrix import cost_matrix_from_frame
 from tasks.cost_models import COST_MODELS, CostModel, checked_cost_matrix
 from tasks.datasets.encoding import RawEncoding
 from tasks.fitting.evaluate import predict_labels, predict_uses_costs
+from tasks.model_registry.model_folder import ModelFolderError, model_file, read_mlmodel
 from tasks.model_registry.serialization import load_estimator_file
 
 __all__ = [
@@ -51,10 +63,15 @@ __all__ = [
     "OUTPUT_COLUMNS",
     "PICKLE_OPT_IN_VARIABLE",
     "CostAwareModel",
+    "ServedModel",
+    "check_served_flavor",
     "cost_model_from_state",
     "cost_model_state",
     "load_model_folder",
+    "pickle_opt_in",
 ]
+
+logger = logging.getLogger(__name__)
 
 #: The fitted cost model's file in a logged model's folder (JSON: name, parameters, fitted statistics).
 COST_MODEL_FILE = "cost_model.json"
@@ -186,6 +203,9 @@ class CostAwareModel:
         """
         rows = pd.DataFrame(model_input)
         features = self.features(rows)
+        if rows.empty:  # nothing to decide (estimators refuse 0 samples)
+            empty = {column: np.array([], dtype=float) for column in OUTPUT_COLUMNS}
+            return pd.DataFrame({**empty, "decision": np.array([], dtype=np.int64)}, index=rows.index)
         costs = self.cost_matrix(rows, features)
         if costs is None and predict_uses_costs(self.estimator):
             raise ValueError(
@@ -211,38 +231,110 @@ class CostAwareModel:
         return result
 
 
+class ServedModel:
+    """What a model server runs (MLflow's pyfunc ``predict``): a :class:`CostAwareModel` whose refusals reach
+    the client as cslearn's message.
+
+    MLflow's scoring server answers any other exception raised by ``predict`` with a generic text and the
+    server's traceback (its file paths included), cslearn's message buried inside; an ``MlflowException`` is
+    answered with its own message and status and no traceback. So a ``ValueError`` (the request is refused)
+    becomes ``INVALID_PARAMETER_VALUE`` (HTTP 400) with cslearn's message, and any other error
+    ``INTERNAL_ERROR`` (HTTP 500) naming only its type, its traceback written to the server's log.
+    """
+
+    def __init__(self, model: CostAwareModel):
+        self.model = model
+
+    def predict(self, model_input, params=None) -> pd.DataFrame:
+        try:
+            return self.model.predict(model_input)
+        except ValueError as error:
+            raise MlflowException.invalid_parameter_value(str(error)) from None
+        except Exception as error:
+            logger.exception("the model failed on a request")
+            raise MlflowException(
+                f"the model failed on this request ({type(error).__name__}); the model server's log has the"
+                " details",
+                error_code=INTERNAL_ERROR,
+            ) from None
+
+
+def check_served_flavor(mlmodel: Mapping) -> None:
+    """Refuse a model folder whose ``MLmodel`` asks for code cslearn never logs: a ``python_function`` loader
+    other than this module, or bundled code (``code``, ``model_code_path``) in any flavor.
+
+    Such a folder was not logged by cslearn's retrain, or was edited in the artifact store; ``cslearn serve``
+    would not run its loader anyway (it loads with :func:`load_model_folder`), and says so instead of serving
+    something other than what the folder claims to be.
+
+    Raises
+    ------
+    ModelFolderError
+        Naming the loader or the code the folder asks for.
+    """
+    flavors = mlmodel["flavors"]
+    pyfunc = flavors.get("python_function")
+    loader = pyfunc.get("loader_module") if isinstance(pyfunc, Mapping) else None
+    bundled = sorted(
+        f"{flavor}.{key}"
+        for flavor, settings in flavors.items()
+        if isinstance(settings, Mapping)
+        for key in ("code", "model_code_path")
+        if settings.get(key)
+    )
+    if loader != __name__ or bundled:
+        asks = [f"the loader {loader!r}"] if loader != __name__ else []
+        asks += [f"bundled code ({', '.join(bundled)})"] if bundled else []
+        raise ModelFolderError(
+            f"the model's MLmodel asks for {' and '.join(asks)}, not cslearn's loader {__name__}: it was not"
+            " logged by cslearn's retrain, or it was edited in the artifact store. cslearn serves only the"
+            " models it logs and never runs code a model folder names; retrain to log a new version"
+        )
+
+
 def load_model_folder(path: Path, *, allow_pickle: bool = False) -> CostAwareModel:
     """Load a downloaded cslearn model folder (its ``MLmodel``, estimator file and cost model).
 
     The estimator is read as its ``sklearn`` flavor says (``pickled_model``, ``serialization_format``) through
-    :func:`.serialization.load_estimator_file` with cslearn's allow-list; nothing in the folder is imported
-    or put on ``sys.path`` (a ``code/`` folder of an older model is ignored).
+    :func:`.serialization.load_estimator_file` with cslearn's allow-list; every file is read from inside the
+    folder (:func:`.model_folder.model_file`); nothing in the folder is imported or put on ``sys.path`` (a
+    ``code/`` folder of an older model is ignored).
 
     Raises
     ------
+    tasks.model_registry.model_folder.ModelFolderError
+        A file named outside the folder, or a folder that is not an MLflow model with an ``sklearn`` flavor.
     tasks.model_registry.serialization.UntrustedModelError
         A cloudpickle estimator without ``allow_pickle``, or a skops file holding a type outside the list.
+    tasks.model_registry.serialization.DamagedModelError
+        An estimator file that is missing or not a readable skops archive.
     """
-    path = Path(path)
-    flavor = yaml.safe_load((path / "MLmodel").read_text())["flavors"]["sklearn"]
+    folder = Path(path)
+    flavor = read_mlmodel(folder)["flavors"].get("sklearn")
+    if not isinstance(flavor, Mapping):
+        raise ModelFolderError("the model's MLmodel has no sklearn flavor: it is not a model cslearn logged")
     estimator = load_estimator_file(
-        path / flavor["pickled_model"],
+        model_file(folder, flavor.get("pickled_model"), "estimator file"),
         flavor.get("serialization_format", "cloudpickle"),
         allow_pickle=allow_pickle,
     )
-    cost_file = path / COST_MODEL_FILE
+    cost_file = model_file(folder, COST_MODEL_FILE, "cost model")
     cost_model = cost_model_from_state(json.loads(cost_file.read_text())) if cost_file.is_file() else None
-    encoding_file = path / ENCODING_FILE
+    encoding_file = model_file(folder, ENCODING_FILE, "encoding")
     encoding = (
         RawEncoding.from_record(json.loads(encoding_file.read_text())) if encoding_file.is_file() else None
     )
     return CostAwareModel(estimator, cost_model, encoding)
 
 
-def _load_pyfunc(path, model_config=None) -> CostAwareModel:
-    """MLflow's pyfunc entry point (``loader_module``): the :class:`CostAwareModel` of a model folder.
+def pickle_opt_in() -> bool:
+    """Whether this process opted in to loading cloudpickle models (``CSLEARN_ALLOW_PICKLED_MODELS=true``)."""
+    return os.environ.get(PICKLE_OPT_IN_VARIABLE, "").strip().lower() in ("1", "true", "yes")
+
+
+def _load_pyfunc(path, model_config=None) -> ServedModel:
+    """MLflow's pyfunc entry point (``loader_module``): the :class:`ServedModel` of a model folder.
 
     A cloudpickle estimator is loaded only when ``CSLEARN_ALLOW_PICKLED_MODELS=true`` is set.
     """
-    allow_pickle = os.environ.get(PICKLE_OPT_IN_VARIABLE, "").strip().lower() in ("1", "true", "yes")
-    return load_model_folder(Path(path), allow_pickle=allow_pickle)
+    return ServedModel(load_model_folder(Path(path), allow_pickle=pickle_opt_in()))

@@ -19,6 +19,7 @@ import jinja2
 import pandas as pd
 
 from algorithms.metrics import METRICS, lower_is_better, metric_label
+from tasks.report.output import write_report_files
 
 __all__ = [
     "Cell",
@@ -239,12 +240,15 @@ class Report:
     tables: dict[str, pd.DataFrame]
 
     def write(self, folder: str | Path) -> Path:
-        """Write ``report.html`` and ``figures/<name>.png`` into ``folder`` (created); returns the HTML
-        path."""
-        folder = Path(folder)
-        (folder / "figures").mkdir(parents=True, exist_ok=True)
-        for name, png in self.figures.items():
-            (folder / "figures" / f"{name}.png").write_bytes(png)
-        path = folder / "report.html"
-        path.write_text(self.html, encoding="utf-8")
-        return path
+        """Write ``figures/<name>.png`` and then ``report.html`` into ``folder`` (created), each file replaced
+        whole and never written through a link (:func:`tasks.report.output.write_report_files`); returns
+        the HTML path.
+
+        Raises
+        ------
+        tasks.report.output.OutputFolderError
+            ``folder`` is a file or a link out of where it was named (:func:`.output.check_output_folder`).
+        OSError
+            A file could not be written.
+        """
+        return write_report_files(folder, self.html.encode("utf-8"), self.figures)

@@ -17,6 +17,7 @@ import pandas as pd
 from mlflow import MlflowClient
 from mlflow.exceptions import MlflowException
 
+from tasks.redaction import redact_uri
 from tasks.report.results import ROUND_PREFIX
 from tasks.tracking.mlflow_runs import child_runs, tracking_client
 
@@ -186,7 +187,8 @@ def load_run(run_id: str, tracking_uri: str | None = None) -> RunRecord:
     try:
         run = client.get_run(run_id)
     except MlflowException as error:
-        raise ValueError(f"no MLflow run {run_id!r} in {client.tracking_uri}: {error.message}") from error
+        shown = redact_uri(client.tracking_uri)
+        raise ValueError(f"no MLflow run {run_id!r} in {shown}: {error.message}") from error
     tags = dict(run.data.tags)
     parent = tags.get("mlflow.parentRunId")
     if parent:

@@ -37,6 +37,7 @@ __all__ = [
     "CUMULATIVE_PAIRS",
     "FriedmanResult",
     "MethodComparison",
+    "check_alpha",
     "compare_methods",
     "critical_difference",
     "cumulative_table",
@@ -198,6 +199,22 @@ class MethodComparison:
         return pairs
 
 
+def check_alpha(alpha: float) -> float:
+    """``alpha`` if it is a significance level (a number strictly between 0 and 1).
+
+    Raises
+    ------
+    ValueError
+        For 0, 1, a negative number, a number above 1, NaN or infinity, naming the value and the range.
+    """
+    if not 0.0 < alpha < 1.0:  # False for NaN too
+        raise ValueError(
+            "alpha is a significance level, a number strictly between 0 and 1 such as 0.05 or 0.01;"
+            f" got {alpha:g}"
+        )
+    return float(alpha)
+
+
 def compare_methods(
     summary: pd.DataFrame, metric: str = "opm", *, control: str | None = None, alpha: float = 0.05
 ) -> MethodComparison:
@@ -217,8 +234,10 @@ def compare_methods(
     Raises
     ------
     ValueError
-        When ``metric`` is not in the summary, or ``control`` is not one of its methods.
+        When ``metric`` is not in the summary, ``control`` is not one of its methods, or ``alpha`` is not
+        strictly between 0 and 1 (:func:`check_alpha`).
     """
+    alpha = check_alpha(alpha)
     scores = score_table(summary, metric)
     ranks = _rank_scores(scores, metric)
     mean_ranks = ranks.mean(axis=0).sort_values(kind="stable")

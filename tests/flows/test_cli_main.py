@@ -40,6 +40,7 @@ def test_every_subcommand_group_is_registered():
         "methods",
         "compare",
         "retrain",
+        "serve",
         "score",
         "monitor",
         "replay",

@@ -35,7 +35,7 @@ def test_the_serving_commands_work_after_the_readme_retrain(tmp_path):
     readme = (PROJECT / "README.md").read_text()
     retrain = next(line for line in readme.splitlines() if "cslearn retrain direct-marketing" in line)
     retrain = retrain.split("#")[0].strip() + " --max-rows 3000"
-    serving = _block((PROJECT / "docs" / "serving.md").read_text(), "mlflow models serve")
+    serving = _block((PROJECT / "docs" / "serving.md").read_text(), "cslearn serve")
     port = str(free_port())
     script = "\n".join(
         [

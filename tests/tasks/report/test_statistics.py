@@ -264,3 +264,9 @@ def test_the_post_hoc_sentences_name_the_few_that_differ_and_count_the_rest():
     pairs = comparison.significantly_different_pairs()
     assert 0 < len(pairs) and nemenyi.count(" beats ") == min(len(pairs), NAMED_AT_MOST)
     assert f"the other {66 - len(pairs)} pairs do not differ significantly." in nemenyi
+
+
+@pytest.mark.parametrize("alpha", [5.0, -1.0, math.nan, 0.0, 1.0, math.inf])
+def test_a_significance_level_outside_zero_and_one_is_refused(alpha):
+    with pytest.raises(ValueError, match=r"strictly between 0 and 1 such as 0\.05 or 0\.01; got "):
+        compare_methods(_summary(DEMSAR_AUC), "auc", alpha=alpha)
