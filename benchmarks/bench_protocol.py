@@ -1,4 +1,4 @@
-"""The big runs timed (issue 13 point 5): the AdaCC and WOTBoost protocols, the card-fraud retrain.
+"""The big runs timed (issues 13 and 24, point 5): the AdaCC and WOTBoost protocols, the card-fraud retrain.
 
 On a shared 2-core machine wall time says more about the neighbours than about cslearn, so every figure here
 is **CPU time** (core-seconds) of the thread or process that did the work, with one thread per cell
@@ -88,9 +88,9 @@ WOTBOOST_SAMPLE = {"repeats": 1, "folds": 5, "grid": (1.0,), "n_estimators": (50
 #: With CGAda (a fixed-cost method) it is what ``compute_sample_cells`` computes on a dataset without cells.
 ANCHOR_METHOD, ANCHOR_METHODS = "adaboost", ("adaboost", "cgada")
 
-#: Goals of issue 13 point 5.
-ADACC_GOAL_HOURS, ADACC_GOAL_CORES = 3.0, 2
-RETRAIN_GOAL_SECONDS, RETRAIN_GOAL_GB = 600.0, 4.0
+#: Goals of issue 24 point 5 (issue 13 asked for 3 h and 10 minutes).
+ADACC_GOAL_HOURS, ADACC_GOAL_CORES = 1.5, 2
+RETRAIN_GOAL_SECONDS, RETRAIN_GOAL_GB = 300.0, 4.0
 
 
 # ------------------------------------------------------------------------------------------- the protocols
@@ -461,9 +461,13 @@ def main(quick: bool) -> None:
     cores_needed = int(np.ceil(adacc["core_hours"] / ADACC_GOAL_HOURS))
     summary = (
         f"AdaCC protocol: {adacc['core_hours']:.1f} core-hours, {hours_on_two:.1f} h on 2 free cores "
-        f"(goal {ADACC_GOAL_HOURS:.0f} h); C- selection is {adacc['selection_share']:.0%} of the work. "
-        f"Under {ADACC_GOAL_HOURS:.0f} h it needs {cores_needed} busy cores, e.g. `cslearn compare "
-        f"--dask-address` on {cores_needed} single-threaded Dask workers (cells are independent)."
+        f"(goal {ADACC_GOAL_HOURS:g} h); C- selection is {adacc['selection_share']:.0%} of the work. "
+        + (
+            f"Within {ADACC_GOAL_HOURS:g} h on {ADACC_GOAL_CORES} cores."
+            if cores_needed <= ADACC_GOAL_CORES
+            else f"Under {ADACC_GOAL_HOURS:g} h it needs {cores_needed} busy cores, e.g. `cslearn compare "
+            f"--dask-address` on {cores_needed} single-threaded Dask workers (cells are independent)."
+        )
     )
     body = "\n\n".join(
         [
