@@ -4,7 +4,8 @@ while the flow's modules import, run the flow, and turn each way it can end into
 1. a tracking URI's credentials are moved to MLflow's variables (``tasks.tracking.credentials``), so they are
    never shown, logged or stored; then ``tasks.config.checks.quick_validate`` against the snapshot of known
    names (nothing heavy imported): a bad configuration is explained per option
-   (:func:`flows.cli._options.explain_invalid`), exit status 2;
+   (:func:`flows.cli._options.explain_invalid`), exit status 2; so is an MLflow tracking server that does
+   not answer (:func:`flows.cli._environment.tracking_server_problem`: seconds, not minutes of retries);
 2. :class:`flows.cli._environment.PrefectApi` checks the configured server, or starts the temporary one in
    the background (and, once the flow is done, drains Prefect's queues and stops it);
 3. the flow's module is imported (seconds: scikit-learn, MLflow, pandas) while that server starts, and the
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib
+import os
 import sys
 from collections.abc import Callable
 
@@ -83,6 +85,10 @@ def run_flow(
     if raw.get("tracking_uri") is not None:  # its credentials go to MLflow's variables, never further
         raw = {**raw, "tracking_uri": use_uri_credentials(raw["tracking_uri"])}
     try:
+        unreachable = _tracking_server_problem(raw.get("tracking_uri"), options)
+        if unreachable:
+            print(f"cslearn {command}: {unreachable}", file=sys.stderr)
+            raise RunStopped(2)
         params = quick_validate(model, raw)
         message = announce(params) if announce is not None else None
         if message:
@@ -113,3 +119,16 @@ def run_flow(
         raise RunStopped(130) from None
     finally:
         api.close()
+
+
+def _tracking_server_problem(tracking_uri: str | None, options: dict[str, str]) -> str | None:
+    """Why the MLflow tracking server the run would use does not answer (``tracking_uri`` as given, else
+    ``MLFLOW_TRACKING_URI``); ``None`` when it answers or the store is local. Checked before the snapshot of
+    names, which a first run builds: seconds either way."""
+    from flows.cli._environment import tracking_server_problem
+
+    if tracking_uri:
+        return tracking_server_problem(tracking_uri, options.get("tracking_uri", "tracking_uri"))
+    if os.environ.get("MLFLOW_TRACKING_URI"):
+        return tracking_server_problem(os.environ["MLFLOW_TRACKING_URI"], "MLFLOW_TRACKING_URI")
+    return None
