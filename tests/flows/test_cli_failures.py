@@ -13,13 +13,18 @@ from the test session) and reads what a user reads: the exit status, stderr, and
 
 from __future__ import annotations
 
+import json
 import os
+import re
+import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from mlflow import MlflowClient
 
 from tests.servers import free_port
 
@@ -111,3 +116,100 @@ def test_a_dask_address_with_nothing_listening_is_refused_in_seconds(tmp_path):
     assert "dask scheduler --host 127.0.0.1" in line and "README: Running on a Dask cluster" in line
     assert line.endswith("or leave --dask-address out to run the cells on this machine")
     assert not cells.exists()
+
+
+#: A comparison whose first method's cells are quick and whose second's take seconds, one fit at a time: the
+#: store can be broken after the first group's cells are stored and before the second group is logged.
+STORE_FAILURE_RUN = [
+    "compare", "--datasets", "wisconsin", "--methods", "dt,wotboost,adacc1", "--repeats", "1", "--folds",
+    "2", "--n-estimators", "100", "--max-workers", "1", "--no-progress",
+]  # fmt: skip
+
+
+def _stored_cells(folder: Path, method: str | None = None) -> int:
+    """Cells of ``folder`` stored with status ok (of ``method`` only, if given)."""
+    count = 0
+    for path in folder.rglob("*.json"):
+        record = json.loads(path.read_text())
+        count += record["status"] == "ok" and method in (None, record["method"])
+    return count
+
+
+def _make_read_only(database: Path) -> Callable[[], None]:
+    """Make the sqlite file ``database`` unwritable for the running command; returns what undoes it.
+
+    Root writes through permissions, so as root the file is made immutable (``chattr +i``, which also stops
+    writes through connections already open); otherwise the file and its folder (where sqlite writes its
+    journal) lose their write permission.
+    """
+    if os.geteuid() == 0:
+        made = subprocess.run(["chattr", "+i", str(database)], capture_output=True, text=True)
+        if made.returncode != 0:
+            pytest.skip(f"this file system cannot make a file immutable: {made.stderr.strip()}")
+        return lambda: subprocess.run(["chattr", "-i", str(database)], check=True)
+    database.chmod(0o444)
+    database.parent.chmod(0o555)
+
+    def undo() -> None:
+        database.parent.chmod(0o755)
+        database.chmod(0o644)
+
+    return undo
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("breakage", ["read-only", "deleted"])
+def test_an_mlflow_store_failing_mid_compare_ends_in_one_line_and_the_rerun_resumes(tmp_path, breakage):
+    database = tmp_path / "store" / "mlflow.db"
+    cells = Path(os.environ["CSLEARN_HOME"]) / "test-cells" / tmp_path.name
+    arguments = [*STORE_FAILURE_RUN, "--tracking-uri", f"sqlite:///{database}", "--cell-store", str(cells)]
+    command = subprocess.Popen(
+        [CSLEARN, *arguments], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=os.environ
+    )
+    undo = None
+    try:
+        deadline = time.monotonic() + 300
+        while not cells.exists() or _stored_cells(cells, "dt") < 2:  # the first group is stored
+            assert command.poll() is None and time.monotonic() < deadline, command.communicate()
+            time.sleep(0.1)
+        if breakage == "deleted":
+            shutil.rmtree(database.parent)
+        else:
+            undo = _make_read_only(database)
+        stdout, stderr = command.communicate(timeout=300)
+    finally:
+        if command.poll() is None:
+            command.kill()
+        if undo is not None:
+            undo()
+
+    assert command.returncode == 1, stderr[-3000:]
+    assert "Traceback" not in stderr and "[SQL" not in stderr and "sqlite3" not in stderr, stderr[-3000:]
+    assert stderr.count("the MLflow store") == 1, stderr[-3000:]  # said once, by the command
+    line = stderr.strip().splitlines()[-1]
+    said = re.fullmatch(
+        rf"cslearn compare: the MLflow store sqlite:///{re.escape(str(database))} failed: (?P<reason>.+); "
+        rf"(?P<kept>\d+) of 6 cells are kept in {re.escape(str(cells))}: rerun the same comparison to resume "
+        "once the store works again",
+        line,
+    )
+    assert said, line
+    if breakage == "deleted":
+        assert said["reason"] == f"its database file {database} no longer exists (deleted during the run?)"
+    else:
+        assert said["reason"].startswith(f"its database file {database} cannot be written (")
+    kept = int(said["kept"])
+    assert 2 <= kept <= _stored_cells(cells)  # dt's cells at least; a fit may end while the run stops
+
+    rerun = _cslearn(*arguments, timeout=600)
+    assert rerun.returncode == 0, rerun.stderr[-3000:]
+    resumed = re.search(r"cells: 6 total, (\d+) resumed, (\d+) computed, 0 failed", rerun.stdout)
+    assert resumed and int(resumed[1]) >= kept and int(resumed[1]) + int(resumed[2]) == 6, rerun.stdout
+    client = MlflowClient(f"sqlite:///{database}")
+    runs = client.search_runs(
+        [client.get_experiment_by_name("cslearn-compare").experiment_id],
+        filter_string="tags.`cslearn.purpose` = 'compare'",
+    )
+    statuses = sorted(run.info.status for run in runs)
+    # the broken run, if its store survived, is KILLED by the rerun (its process is gone); none is FINISHED
+    assert statuses == (["FINISHED"] if breakage == "deleted" else ["FINISHED", "KILLED"]), statuses
