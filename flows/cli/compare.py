@@ -64,9 +64,10 @@ _FIELDS = (
     "method_params",
 )
 
-#: Failure groups named in the one-line summary before "and N more".
+#: Failure groups named in the one-line summary before "and N more", and the characters kept of each error
+#: (enough for an error that says what to do, e.g. a dataset a Dask worker does not have).
 _FAILURES_SHOWN = 3
-_ERROR_LENGTH = 160
+_ERROR_LENGTH = 400
 
 
 def register(subparsers) -> None:

@@ -219,6 +219,31 @@ def test_user_dataset_cells_score_with_their_own_cost_columns(tmp_path, monkeypa
     assert np.array_equal(costs[split.test][:, 1], dataset.features["amount"].to_numpy()[split.test])
 
 
+def test_a_user_dataset_missing_from_the_cells_cache_is_named_with_the_way_to_provide_it(
+    tmp_path, monkeypatch
+):
+    import socket
+
+    from tasks.datasets import ingest_file
+    from tests.user_data import write_payments_csv
+
+    monkeypatch.setenv("CSLEARN_CACHE", str(tmp_path / "planner-cache"))
+    ingest_file(
+        write_payments_csv(tmp_path / "payments.csv"), target="fraud", positive="yes", name="elsewhere"
+    )
+    info = describe_dataset("elsewhere")
+    spec = plan_cells(CompareParams(datasets=("elsewhere",), methods=("dt",), repeats=1), [info], ["dt"])[0]
+    monkeypatch.setenv("CSLEARN_CACHE", str(tmp_path / "worker-cache"))  # the cell runs where it is not
+    result = compute_cell(spec, CellStore(tmp_path / "cells"))
+    assert result["status"] == "failed"
+    assert result["error"] == (
+        "DatasetUnavailableError: dataset 'elsewhere' is not in the dataset cache of the process that ran "
+        f"this cell ({tmp_path / 'worker-cache'} on {socket.gethostname()}): ingest it on every worker "
+        "machine (`cslearn datasets ingest FILE --target COLUMN --name elsewhere`) or point CSLEARN_CACHE "
+        "at a folder all workers share, then rerun (README: Running on a Dask cluster)"
+    )
+
+
 def test_a_changed_dataset_is_refused(wisconsin, tmp_path):
     spec = _spec(wisconsin, "dt", fingerprint="f" * 64)
     result = compute_cell(spec, CellStore(tmp_path))
