@@ -24,6 +24,7 @@ from collections.abc import Mapping
 from prefect import flow, get_run_logger
 from prefect.futures import as_completed
 
+from flows.deployment_parameters import parameter_checked_flow
 from flows.runners import build_task_runner
 from schemas.flow_params import CompareParams
 from tasks.compare.cell_compute import CellStore, cell_store_folder
@@ -111,7 +112,9 @@ def compare_cells(params: CompareParams) -> dict:
         return comparison_outcome(run, cells, children.run_ids(), artifacts, report, published=published)
 
 
-@flow(name="method-comparison", flow_run_name=comparison_flow_run_name, validate_parameters=True)
+@parameter_checked_flow(
+    name="method-comparison", flow_run_name=comparison_flow_run_name, validate_parameters=True
+)
 @flat_parameters(
     CompareParams,
     choices={"datasets": "datasets", "methods": "methods"},
