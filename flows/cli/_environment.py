@@ -153,8 +153,8 @@ def dask_scheduler_problem(address: str) -> str | None:
         return (
             f"no Dask scheduler answers at {address} ({reason.lower()}): start one (`dask scheduler --host "
             f"{host} --port {port}`, then `dask worker {parts.scheme}://{host}:{port} --nthreads 1` per "
-            "core; README: Running on a Dask cluster) or leave --dask-address out to run the cells on this "
-            "machine"
+            "core; docs/usage.md: Running on a Dask cluster) or leave --dask-address out to run the cells on "
+            "this machine"
         )
     return None
 

@@ -303,8 +303,8 @@ def _unavailable(name: str) -> DatasetUnavailableError:
     return DatasetUnavailableError(
         f"dataset {name!r} is not in the dataset cache of {who} ({resolve_cache_dir()} on "
         f"{socket.gethostname()}): ingest it on every worker machine (`cslearn datasets ingest FILE --target "
-        f"COLUMN --name {name}`) or point CSLEARN_CACHE at a folder all workers share, then rerun (README: "
-        "Running on a Dask cluster)"
+        f"COLUMN --name {name}`) or point CSLEARN_CACHE at a folder all workers share, then rerun "
+        "(docs/usage.md: Running on a Dask cluster)"
     )
 
 

@@ -113,7 +113,7 @@ def test_a_dask_address_with_nothing_listening_is_refused_in_seconds(tmp_path):
     assert line.startswith(
         f"cslearn compare: no Dask scheduler answers at {address} (connection refused): "
     ), line
-    assert "dask scheduler --host 127.0.0.1" in line and "README: Running on a Dask cluster" in line
+    assert "dask scheduler --host 127.0.0.1" in line and "docs/usage.md: Running on a Dask cluster" in line
     assert line.endswith("or leave --dask-address out to run the cells on this machine")
     assert not cells.exists()
 

@@ -168,8 +168,8 @@ def test_a_worker_without_a_user_dataset_says_which_dataset_and_how_to_provide_i
         r"cslearn compare: 2 of 2 cells failed: dt on payments \(2 cells\): DatasetUnavailableError: dataset "
         r"'payments' is not in the dataset cache of Dask worker tcp://127\.0\.0\.1:\d+ \((?P<cache>.+) on "
         r"(?P<host>\S+)\): ingest it on every worker machine \(`cslearn datasets ingest FILE --target COLUMN "
-        r"--name payments`\) or point CSLEARN_CACHE at a folder all workers share, then rerun \(README: "
-        r"Running on a Dask cluster\) \(see the FAILED child runs in MLflow\)",
+        r"--name payments`\) or point CSLEARN_CACHE at a folder all workers share, then rerun "
+        r"\(docs/usage\.md: Running on a Dask cluster\) \(see the FAILED child runs in MLflow\)",
         line,
     )
     assert said, line

@@ -240,7 +240,7 @@ def test_a_user_dataset_missing_from_the_cells_cache_is_named_with_the_way_to_pr
         "DatasetUnavailableError: dataset 'elsewhere' is not in the dataset cache of the process that ran "
         f"this cell ({tmp_path / 'worker-cache'} on {socket.gethostname()}): ingest it on every worker "
         "machine (`cslearn datasets ingest FILE --target COLUMN --name elsewhere`) or point CSLEARN_CACHE "
-        "at a folder all workers share, then rerun (README: Running on a Dask cluster)"
+        "at a folder all workers share, then rerun (docs/usage.md: Running on a Dask cluster)"
     )
 
 
