@@ -14,23 +14,22 @@ while the flow's modules import, run the flow, and turn each way it can end into
 4. the flow runs with SIGTERM ending it like Ctrl-C (``flow_output_guard``), exit status 130 when interrupted;
    an MLflow store that fails during the run (``tasks.tracking.store_errors``) ends it with one line naming
    the store and its error (a comparison adds the cells kept and "rerun to resume"), exit status 1, while
-   the SQL and tracebacks MLflow and Prefect log about it stay off the terminal (:class:`StoreFailureFilter`;
-   Prefect's API, hence its UI, still receives its own lines).
+   the SQL and tracebacks MLflow and Prefect log about it stay off the terminal
+   (:mod:`flows.cli._store_failures`; Prefect's API, hence its UI, still receives its own lines).
 """
 
 from __future__ import annotations
 
 import contextlib
 import importlib
-import logging
 import os
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 from flows.cli._common import flow_output_guard
 from flows.cli._options import explain_invalid
 
-__all__ = ["RunStopped", "StoreFailureFilter", "run_flow"]
+__all__ = ["RunStopped", "run_flow"]
 
 
 class RunStopped(Exception):
@@ -107,9 +106,12 @@ def run_flow(
             )
         module_name, function_name = flow.split(":")
         function = getattr(importlib.import_module(module_name), function_name)
+        # imports Prefect and MLflow, loaded by now with the flow's module
+        from flows.cli._store_failures import store_failures_off_the_terminal
+
         params = validate_params(model, params)
         api.wait()
-        with flow_output_guard(), api.settings(), view(), _store_failures_off_the_terminal():
+        with flow_output_guard(), api.settings(), view(), store_failures_off_the_terminal():
             return function(params)
     except (ValidationError, ProtocolError) as error:
         if isinstance(error, ValidationError) and error.title != model.__name__:
@@ -135,60 +137,12 @@ def run_flow(
 def _store_failure(error: Exception, tracking_uri: str | None):
     """``error`` as a ``tasks.tracking.store_errors.TrackingStoreError`` when it is a failure of the run's
     MLflow store (``tracking_uri``, else the default one), else ``None``."""
-    if "mlflow" not in sys.modules:  # the flow never started: not a failure of the store
+    if "mlflow" not in sys.modules:  # MLflow was never used: not a failure of its store
         return None
     from tasks.tracking.mlflow_runs import default_tracking_uri
     from tasks.tracking.store_errors import store_failure
 
     return store_failure(error, tracking_uri or default_tracking_uri())
-
-
-class StoreFailureFilter(logging.Filter):
-    """A console handler's filter: drops the records about a failing MLflow store, which the command says
-    once, in one line, when the run ends.
-
-    Dropped: a record whose exception (``exc_info``, or an exception among its arguments, as in Prefect's
-    "Task run failed with exception: ... - Retry 1/2") is a store failure
-    (``tasks.tracking.store_errors.is_store_failure``: MLflow's SQL and tracebacks, Prefect's retries and
-    tracebacks), and Prefect's "Finished in state Failed(...)" line of a task or flow that failed with a
-    ``TrackingStoreError`` (whose text names the class).
-    """
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        from tasks.tracking.store_errors import TrackingStoreError, is_store_failure
-
-        arguments = record.args if isinstance(record.args, tuple) else ()
-        exceptions = [record.exc_info[1]] if record.exc_info and record.exc_info[1] else []
-        exceptions += [argument for argument in arguments if isinstance(argument, BaseException)]
-        if any(is_store_failure(exception) for exception in exceptions):
-            return False
-        names = {kind.__name__ for kind in _subclasses(TrackingStoreError)}
-        message = record.getMessage()
-        return not (message.startswith("Finished in state") and any(f"{name}:" in message for name in names))
-
-
-def _subclasses(kind: type) -> list[type]:
-    return [kind, *(subclass for child in kind.__subclasses__() for subclass in _subclasses(child))]
-
-
-@contextlib.contextmanager
-def _store_failures_off_the_terminal() -> Iterator[None]:
-    """:class:`StoreFailureFilter` on the terminal's handlers while the flow runs: Prefect's console handler
-    (on the root logger) and MLflow's (on the ``mlflow`` logger, which does not propagate)."""
-    from prefect.logging.handlers import PrefectConsoleHandler
-
-    handlers = [
-        handler for handler in logging.getLogger().handlers if isinstance(handler, PrefectConsoleHandler)
-    ]
-    handlers += logging.getLogger("mlflow").handlers
-    quiet = StoreFailureFilter()
-    for handler in handlers:
-        handler.addFilter(quiet)
-    try:
-        yield
-    finally:
-        for handler in handlers:
-            handler.removeFilter(quiet)
 
 
 def _tracking_server_problem(tracking_uri: str | None, options: dict[str, str]) -> str | None:
