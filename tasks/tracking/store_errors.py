@@ -10,7 +10,7 @@ from the database file itself when it explains the error (deleted, replaced by a
 
 A flow that can resume says what is kept (``tasks.compare.comparison_runs.ComparisonStoreError``); the
 command line prints the message alone and keeps MLflow's and Prefect's tracebacks of it off the terminal
-(``flows.cli._run``).
+(``flows.cli._store_failures``).
 """
 
 from __future__ import annotations
