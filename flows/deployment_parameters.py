@@ -62,8 +62,13 @@ class ParameterCheckedFlow(Flow):
     Prefect's parameter validation, before the flow run starts: a configuration error ends the run Failed at
     once, with the reason as the state's message, and is not retried.
 
-    ``with_options`` returns a plain ``Flow`` (the function still validates its model when called).
+    ``with_options`` returns a flow of this class too.
     """
+
+    def with_options(self, **options: Any) -> ParameterCheckedFlow:
+        copy = super().with_options(**options)  # Prefect builds a plain Flow, with no state of its own
+        copy.__class__ = type(self)
+        return copy
 
     def validate_parameters(self, parameters: dict[str, Any]) -> dict[str, Any]:
         parameters = super().validate_parameters(parameters)

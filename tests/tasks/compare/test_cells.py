@@ -366,3 +366,29 @@ def test_tvt_cells_prune_trees_on_the_validation_split(wisconsin, tmp_path):
     predicted = model.predict(features[split.test])
     expected = classification_report_dict(target[split.test], predicted)
     assert result["rows"][0]["tpr"] == pytest.approx(expected["tpr"])
+
+
+@pytest.mark.servers
+def test_describing_an_unknown_dataset_is_not_retried_but_an_io_failure_is(prefect_server, monkeypatch):
+    from prefect import flow, get_client
+
+    from tasks.compare import cells
+
+    @flow
+    def describe(name: str):
+        return cells.describe_dataset_task(name, return_state=True)
+
+    def run_count(state) -> int:
+        with get_client(sync_client=True) as client:
+            return client.read_task_run(state.state_details.task_run_id).run_count
+
+    unknown = describe("no-such-dataset")  # a KeyError: the same name fails the same way again
+    assert unknown.is_failed() and run_count(unknown) == 1
+
+    def unreadable_disk(name):
+        raise OSError(f"{name}: the disk went away")
+
+    monkeypatch.setattr(cells.describe_dataset_task, "retry_delay_seconds", 0)
+    monkeypatch.setattr(cells, "describe_dataset", unreadable_disk)
+    unreadable = describe("wisconsin")  # an OSError (a download, a disk) may heal: retried twice
+    assert unreadable.is_failed() and run_count(unreadable) == 3
