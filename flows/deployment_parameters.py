@@ -111,7 +111,8 @@ def close_parameter_schemas(names: Iterable[str]) -> list[str]:
             if schema.get("additionalProperties") is not False:
                 schema["additionalProperties"] = False
                 client.update_deployment(deployment.id, DeploymentUpdate(parameter_openapi_schema=schema))
-            flows.setdefault(deployment.flow_id, client.read_flow(deployment.flow_id).name)
+            if deployment.flow_id not in flows:
+                flows[deployment.flow_id] = client.read_flow(deployment.flow_id).name
             closed.append(f"{flows[deployment.flow_id]}/{deployment.name}")
     return sorted(closed)
 
