@@ -6,7 +6,8 @@ child run per (dataset, method) as soon as its cells are done, then log the resu
 report and log it with its figures and the leaderboard (as the run's description) to the parent run, and put
 the leaderboard, links to the run and its report, and the progress on the Prefect flow run's page. A rerun
 whose cells are all done reuses the earlier finished run of the same configuration instead of logging a new
-one.
+one. An MLflow store that fails during the run ends it with one line: the store, its error, the cells kept
+(``tasks.compare.comparison_runs.ComparisonStoreError``); the same comparison run again resumes from them.
 
 ``compare`` (the deployed entrypoint) takes the fields of ``CompareParams`` as flat parameters
 (``tasks.config.flow_parameters.flat_parameters``: described, datasets and methods as choices, one field
@@ -23,6 +24,7 @@ from collections.abc import Mapping
 from prefect import flow, get_run_logger
 from prefect.futures import as_completed
 
+from flows.deployment_parameters import parameter_checked_flow
 from flows.runners import build_task_runner
 from schemas.flow_params import CompareParams
 from tasks.compare.cell_compute import CellStore, cell_store_folder
@@ -30,6 +32,7 @@ from tasks.compare.cells import describe_dataset_task, load_finished_cells, plan
 from tasks.compare.comparison_runs import (
     ChildRunLog,
     cell_counts,
+    cells_kept_if_the_store_fails,
     comparison_flow_run_name,
     comparison_outcome,
     comparison_parent_run,
@@ -67,47 +70,52 @@ def compare_cells(params: CompareParams) -> dict:
     store = CellStore(cell_store_folder(params.cell_store))
     finished = load_finished_cells(store, specs)
     config = config_hash(specs)
-    earlier = find_earlier_runs(params.tracking_uri, params.experiment, config)
-    progress = Progress(len(specs), skipped=len(finished))
-    if earlier.complete is not None and len(finished) == len(specs):
-        run, child_runs, artifacts = reuse_run_task(params.tracking_uri, earlier.complete)
-        logger.info("Every cell is done and MLflow run %s holds them all: reusing it.", run.run_id)
-        report = summarize_task([finished[spec.key] for spec in specs])
-        published = published_report(run.tracking_uri, run.run_id)
-        publish_run_artifacts("compare", params.experiment, run, published)
-        cells = cell_counts(progress, list(finished.values()))
-        return comparison_outcome(run, cells, child_runs, artifacts, report, published=published, reused=True)
-    resumes = earlier.latest if finished else None
-    with comparison_parent_run(params, datasets, methods, config=config, resumes=resumes) as run:
-        logger.info(
-            "Logging to MLflow parent run %s in %s: %d cells, %d of them already done%s.",
-            run.run_id,
-            redact_uri(run.tracking_uri),
-            len(specs),
-            len(finished),
-            f", continuing run {resumes}" if resumes else "",
-        )
-        log_dataset_inputs_task(run, datasets)
-        bar = ProgressArtifact(len(specs), done=len(finished), description="cells done")
-        children = ChildRunLog(run, params, datasets, methods, specs, finished)
-        pending = [run_cell.submit(spec, str(store.root)) for spec in specs if spec.key not in finished]
-        children.log_complete()  # (dataset, method) groups resumed whole, while the pending cells run
-        for future in as_completed(pending):
-            result = future.result()
-            logger.info(progress.update(result))
-            bar.update(progress.skipped + progress.computed)
-            children.add(result)  # logs its child run once the last cell of its group is done
-        bar.finish()
-        ordered = children.ordered_results()
-        report = summarize_task(ordered)
-        cells = cell_counts(progress, ordered)
-        artifacts = log_comparison_report_task(run, report, cells)
-        published = publish_report_task(run)
-        publish_run_artifacts("compare", params.experiment, run, published)
-    return comparison_outcome(run, cells, children.run_ids(), artifacts, report, published=published)
+    with cells_kept_if_the_store_fails(params.tracking_uri, store, specs):
+        earlier = find_earlier_runs(params.tracking_uri, params.experiment, config)
+        progress = Progress(len(specs), skipped=len(finished))
+        if earlier.complete is not None and len(finished) == len(specs):
+            run, child_runs, artifacts = reuse_run_task(params.tracking_uri, earlier.complete)
+            logger.info("Every cell is done and MLflow run %s holds them all: reusing it.", run.run_id)
+            report = summarize_task([finished[spec.key] for spec in specs])
+            published = published_report(run.tracking_uri, run.run_id)
+            publish_run_artifacts("compare", params.experiment, run, published)
+            cells = cell_counts(progress, list(finished.values()))
+            return comparison_outcome(
+                run, cells, child_runs, artifacts, report, published=published, reused=True
+            )
+        resumes = earlier.latest if finished else None
+        with comparison_parent_run(params, datasets, methods, config=config, resumes=resumes) as run:
+            logger.info(
+                "Logging to MLflow parent run %s in %s: %d cells, %d of them already done%s.",
+                run.run_id,
+                redact_uri(run.tracking_uri),
+                len(specs),
+                len(finished),
+                f", continuing run {resumes}" if resumes else "",
+            )
+            log_dataset_inputs_task(run, datasets)
+            bar = ProgressArtifact(len(specs), done=len(finished), description="cells done")
+            children = ChildRunLog(run, params, datasets, methods, specs, finished)
+            pending = [run_cell.submit(spec, str(store.root)) for spec in specs if spec.key not in finished]
+            children.log_complete()  # (dataset, method) groups resumed whole, while the pending cells run
+            for future in as_completed(pending):
+                result = future.result()
+                logger.info(progress.update(result))
+                bar.update(progress.skipped + progress.computed)
+                children.add(result)  # logs its child run once the last cell of its group is done
+            bar.finish()
+            ordered = children.ordered_results()
+            report = summarize_task(ordered)
+            cells = cell_counts(progress, ordered)
+            artifacts = log_comparison_report_task(run, report, cells)
+            published = publish_report_task(run)
+            publish_run_artifacts("compare", params.experiment, run, published)
+        return comparison_outcome(run, cells, children.run_ids(), artifacts, report, published=published)
 
 
-@flow(name="method-comparison", flow_run_name=comparison_flow_run_name, validate_parameters=True)
+@parameter_checked_flow(
+    name="method-comparison", flow_run_name=comparison_flow_run_name, validate_parameters=True
+)
 @flat_parameters(
     CompareParams,
     choices={"datasets": "datasets", "methods": "methods"},

@@ -24,17 +24,20 @@ Parameters are the fields of a frozen pydantic model (``schemas.flow_params.Retr
 (``tasks.config.flow_parameters.flat_parameters``: described, the dataset and the candidates as choices); a
 bad value fails validation before any work starts. The deployments in ``prefect.yaml`` schedule this flow per
 dataset: a failed run is retried twice, two minutes apart (a tracking server or disk that was briefly away),
-and then ends Failed with the error of its last attempt. ``run_retrain(params)`` takes the model and runs the
-flow once, without retries (``cslearn retrain`` calls it: its user sees a failure at once).
+and then ends Failed with the error of its last attempt; a configuration error is refused by Prefect's API or
+fails the run before it starts, never retried (``flows.deployment_parameters``). ``run_retrain(params)``
+takes the model and runs the flow once, without retries (``cslearn retrain`` calls it: its user sees a
+failure at once).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
-from prefect import flow, get_run_logger
+from prefect import get_run_logger
 from prefect.futures import as_completed
 
+from flows.deployment_parameters import parameter_checked_flow
 from flows.runners import FitProcessTaskRunner
 from schemas.flow_params import RetrainParams
 from tasks.config.checks import validate_params
@@ -60,7 +63,7 @@ __all__ = ["RETRAIN_RETRIES", "retrain", "run_retrain"]
 RETRAIN_RETRIES = {"retries": 2, "retry_delay_seconds": 120}
 
 
-@flow(  # each candidate's fit in a worker process, two at once: Ctrl-C stops them at once
+@parameter_checked_flow(  # each candidate's fit in a worker process, two at once: Ctrl-C stops them at once
     name="retrain",
     flow_run_name="retrain {dataset}",
     validate_parameters=True,

@@ -16,7 +16,9 @@ the code and the data know are checked when the caller passes them as validation
 - ``"business_datasets"``: the datasets with example-dependent costs (a cost model or the user's cost
   columns), for ``RetrainParams.dataset``.
 - ``"state_home"``: the resolved state folder (``$CSLEARN_HOME``), inside which ``CompareParams.cell_store``
-  may then be given as an absolute path.
+  may then be given as an absolute path;
+- ``"cost_parameters"``: each business dataset's cost-model parameter names (none for a dataset with its own
+  cost columns), for ``RetrainParams.cost_params``.
 
 The ``Attributes`` sections speak to the person filling in a Prefect deployment's form (they become its
 field descriptions, ``tasks.config.flow_parameters``): what a value means and what leaving it empty does.
@@ -52,6 +54,7 @@ from pydantic import (
     model_validator,
 )
 from pydantic_core import PydanticCustomError
+from typing_extensions import TypedDict
 
 __all__ = [
     "DEFAULT_CANDIDATES",
@@ -66,6 +69,7 @@ __all__ = [
     "NAME_PATTERN",
     "RELATIVE_FOLDER_PATTERN",
     "CompareParams",
+    "CostParams",
     "IngestParams",
     "LiveRetrainParams",
     "MonitorParams",
@@ -420,6 +424,45 @@ class CompareParams(BaseModel):
         return self.folds if self.protocol == "cv" else 1
 
 
+#: A cost in the cost model's unit, or a rate: positive and finite.
+PositiveAmount = Annotated[float, Field(gt=0.0, allow_inf_nan=False)]
+#: A share in (0, 1].
+UpToOne = Annotated[float, Field(gt=0.0, le=1.0)]
+#: The name of a column of the dataset.
+ColumnName = Annotated[str, Field(min_length=1)]
+
+
+class CostParams(TypedDict, total=False):
+    """Parameters of the dataset's cost model that replace the paper's: amounts and rates above 0, shares
+    above 0 and up to 1, column names of the dataset; a name no cost model takes is refused."""
+
+    # The cost models' own parameters and bounds (tasks.cost_models, their _parameter_constraints; a test
+    # keeps the two in step). The JSON schema carries the bounds and `additionalProperties: false`, so a
+    # deployment's API refuses a negative contact_cost or an unknown name before any run; which of them the
+    # dataset's cost model takes is checked with the validation context "cost_parameters" (RetrainParams).
+    __pydantic_config__ = ConfigDict(extra="forbid")
+
+    # direct marketing
+    balance_column: ColumnName
+    deposit_fraction: UpToOne
+    interest_spread: PositiveAmount
+    contact_cost: PositiveAmount
+    # card fraud
+    amount_column: ColumnName
+    alert_cost: PositiveAmount
+    # credit scoring (Kaggle's Give Me Some Credit and PAKDD 2009)
+    income_column: ColumnName
+    debt_ratio_column: ColumnName | None
+    income_scale: PositiveAmount
+    income_multiple: PositiveAmount
+    max_credit_line: PositiveAmount
+    monthly_interest_rate: PositiveAmount
+    monthly_cost_of_funds: PositiveAmount
+    term_months: Annotated[int, Field(ge=1, le=1200)]
+    loss_given_default: UpToOne
+    clip_false_positive_cost_at_zero: bool
+
+
 class RetrainParams(BaseModel):
     """Parameters of one ``retrain`` run.
 
@@ -463,7 +506,7 @@ class RetrainParams(BaseModel):
         Leave empty for the defaults.
     cost_params : dict
         Parameters of the dataset's cost model that replace the paper's, e.g. ``{"contact_cost": 2.0}``
-        for direct marketing. Leave empty for the paper's.
+        for direct marketing (amounts and rates above 0, shares up to 1). Leave empty for the paper's.
     cache_dir : str or None
         Folder of the dataset cache. Leave empty for ``CSLEARN_CACHE`` or the user cache folder. Not a
         deployment parameter: a worker uses its own.
@@ -488,7 +531,7 @@ class RetrainParams(BaseModel):
     model_name: Annotated[str, Field(min_length=1, pattern=r"^[\w.\-]+$")] | None = None
     tracking_uri: TrackingUri | None = None
     method_params: dict[str, dict[str, ScalarParam]] = Field(default_factory=dict)
-    cost_params: dict[str, ScalarParam] = Field(default_factory=dict)
+    cost_params: CostParams = Field(default_factory=dict)
     cache_dir: str | None = None
     cost_selection: Literal["train", "none"] = "train"
 
@@ -508,6 +551,23 @@ class RetrainParams(BaseModel):
         if stray:
             raise ValueError(f"method_params names methods that are not candidates: {stray}")
         _bounded_ensemble_sizes(self.method_params)
+        return self
+
+    @model_validator(mode="after")
+    def _cost_params_of_the_dataset(self, info: ValidationInfo):
+        """``cost_params`` names parameters of the dataset's own cost model (given the context
+        ``"cost_parameters"``: dataset -> its cost model's parameter names, none for a dataset with cost
+        columns)."""
+        known = (info.context or {}).get("cost_parameters", {}).get(self.dataset)
+        stray = sorted(set(self.cost_params) - set(known)) if known is not None else []
+        if stray and not known:
+            raise ValueError(
+                f"dataset {self.dataset!r} has its own cost columns, so cost_params {stray} do not apply"
+            )
+        if stray:
+            raise ValueError(
+                f"cost_params {stray} are not parameters of {self.dataset}'s cost model, which takes {known}"
+            )
         return self
 
     @property

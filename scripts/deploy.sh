@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `make deploy`: a local Prefect server, the process work pool and a worker, all on 127.0.0.1, then every
-# deployment of prefect.yaml (`prefect --no-prompt deploy --all`).
+# deployment of prefect.yaml (`prefect --no-prompt deploy --all`), whose parameter schemas are then closed to
+# unknown parameters (`python -m flows.deployment_parameters`).
 #
 #   bash scripts/deploy.sh          start (or reuse) the server and worker, create the pool, deploy
 #   bash scripts/deploy.sh stop     stop the worker and the server this script started
@@ -102,6 +103,9 @@ CSLEARN_COMPARE_DEFAULT_SIZE="$("$VENV_BIN/python" -c 'from tasks.config.flow_pa
 export CSLEARN_COMPARE_DEFAULT_SIZE
 run_logged "prefect deploy --all" "$VENV_BIN/prefect" --no-prompt deploy --all
 grep -o "Deployment '[^']*' successfully [a-z]*" "$DEPLOY_LOG" | sed "s/^Deployment /deployment /" || true
+# Prefect's schemas let any extra parameter through (the run then crashes on the worker): close them, so that
+# the API refuses an unknown parameter as it refuses a bad value (flows/deployment_parameters.py).
+"$VENV_BIN/python" -m flows.deployment_parameters
 
 if alive "$STATE_DIR/worker.pid"; then
     echo "worker already running (PID $(cat "$STATE_DIR/worker.pid"))"

@@ -14,7 +14,8 @@ never depends on where the code is installed or on the working directory, so ``m
 Datasets live in the dataset cache (``$CSLEARN_CACHE``, ``tasks.datasets.cache``). Every file is written
 through :func:`atomic_path`: to a temporary name beside the destination, renamed over it only when complete.
 A location named by a user (a cell store) is resolved with :func:`inside`, which refuses one that leaves its
-root.
+root; :func:`unusable_folder` says why a path cannot be a folder cslearn writes into (the command line checks
+``$CSLEARN_HOME`` and ``$CSLEARN_CACHE`` with it before any work).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ __all__ = [
     "inside",
     "prefect_home",
     "state_home",
+    "unusable_folder",
 ]
 
 #: Environment variable that overrides the state folder.
@@ -66,6 +68,24 @@ def inside(root: Path, relative: str | os.PathLike) -> Path:
     if not path.is_relative_to(root):
         raise ValueError(f"refusing {relative!s}: it resolves to {path}, outside {root}")
     return path
+
+
+def unusable_folder(path: str | os.PathLike) -> str | None:
+    """Why ``path`` cannot be a folder that cslearn creates (if missing) and writes into; ``None`` if it can.
+
+    The path itself must be a folder when it exists; otherwise its nearest existing parent must be a folder
+    (the rest is created), and that folder must be writable by this user.
+    """
+    path = Path(path).expanduser().absolute()
+    existing = next(candidate for candidate in (path, *path.parents) if os.path.lexists(candidate))
+    if not existing.is_dir():
+        what = "a file, not a folder" if existing.is_file() else "not a folder"
+        if existing == path:
+            return f"{path} is {what}"
+        return f"{path} cannot be created: {existing} is {what}"
+    if not os.access(existing, os.W_OK | os.X_OK):
+        return f"{existing} is a folder this user cannot write to"
+    return None
 
 
 @contextlib.contextmanager

@@ -3,7 +3,8 @@
 Each module exposes ``register(subparsers)``, adding its subcommands with ``set_defaults(handler=...)``;
 the handler receives the parsed arguments and returns the process exit code. Before any subcommand runs,
 :func:`flows.cli._environment.apply_environment_defaults` sets the quiet, local settings of Prefect and MLflow
-that the user has not set, so the command behaves the same in and outside ``make``.
+that the user has not set, so the command behaves the same in and outside ``make``, and a ``CSLEARN_HOME`` or
+``CSLEARN_CACHE`` that cannot be a folder is refused in one line (exit status 2).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import sys
 from importlib.metadata import PackageNotFoundError, version
 
 from flows.cli import compare, datasets, figure, methods, monitor, replay, report, retrain, runs, score, serve
-from flows.cli._environment import apply_environment_defaults
+from flows.cli._environment import apply_environment_defaults, folder_setting_problems
 from flows.cli._options import HelpFormatter
 
 #: Modules of this package that add subcommands, in the order ``--help`` lists them (each imports nothing
@@ -79,6 +80,11 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     apply_environment_defaults()
     args = build_parser().parse_args(argv)
+    problems = folder_setting_problems()
+    for problem in problems:
+        print(f"cslearn {args.command}: {problem}", file=sys.stderr)
+    if problems:
+        return 2
     try:
         return int(args.handler(args) or 0)
     except BrokenPipeError:

@@ -15,6 +15,10 @@
   server stopped; it also stops when this process ends any other way, even killed (Linux: the server asks
   for SIGTERM on its parent's death). Its output (including what its services print when stopped) goes to
   ``$PREFECT_HOME/temporary-server.log`` instead of the terminal.
+- What a command checks before any work, so that a setting that cannot work ends in one line and exit status
+  2 within seconds instead of minutes of retries and tracebacks: :func:`folder_setting_problems` (a
+  ``CSLEARN_HOME`` or ``CSLEARN_CACHE`` that cannot be a folder), :func:`tracking_server_problem` (an MLflow
+  tracking server that does not answer) and :func:`dask_scheduler_problem` (no Dask scheduler listening).
 """
 
 from __future__ import annotations
@@ -30,7 +34,16 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-__all__ = ["ENVIRONMENT_DEFAULTS", "PrefectApi", "PrefectUnavailableError", "apply_environment_defaults"]
+__all__ = [
+    "ENVIRONMENT_DEFAULTS",
+    "FOLDER_SETTINGS",
+    "PrefectApi",
+    "PrefectUnavailableError",
+    "apply_environment_defaults",
+    "dask_scheduler_problem",
+    "folder_setting_problems",
+    "tracking_server_problem",
+]
 
 #: Variables set for flows run from the command line unless the user set them (``docs/environment.md``).
 ENVIRONMENT_DEFAULTS = {
@@ -45,6 +58,16 @@ ENVIRONMENT_DEFAULTS = {
 #: Seconds a configured Prefect server has to answer its health check.
 HEALTH_TIMEOUT_SECONDS = 10.0
 
+#: Seconds an MLflow tracking server or a Dask scheduler has to answer before a run is refused.
+ANSWER_TIMEOUT_SECONDS = 5.0
+
+#: The folders cslearn writes to that a variable moves: the variable, what cslearn keeps there, and the
+#: ``platformdirs`` function of its default.
+FOLDER_SETTINGS = {
+    "CSLEARN_HOME": ("its MLflow store, compare cells and Prefect history", "user_data_dir"),
+    "CSLEARN_CACHE": ("its datasets", "user_cache_dir"),
+}
+
 
 def apply_environment_defaults() -> None:
     """Set each of :data:`ENVIRONMENT_DEFAULTS` the user has not set, and ``PREFECT_HOME`` to
@@ -54,6 +77,86 @@ def apply_environment_defaults() -> None:
     for name, value in ENVIRONMENT_DEFAULTS.items():
         os.environ.setdefault(name, value)
     os.environ.setdefault("PREFECT_HOME", str(prefect_home()))
+
+
+def folder_setting_problems() -> list[str]:
+    """One sentence per variable of :data:`FOLDER_SETTINGS` that names a path which cannot be a folder
+    (``tasks.storage.unusable_folder``), saying what cslearn keeps there and the way out; empty when all
+    can."""
+    import platformdirs
+
+    from tasks.storage import unusable_folder
+
+    problems = []
+    for variable, (contents, default) in FOLDER_SETTINGS.items():
+        value = os.environ.get(variable)
+        problem = unusable_folder(value) if value else None
+        if problem:
+            default_folder = getattr(platformdirs, default)("cslearn")
+            problems.append(
+                f"{variable}={value}: {problem}; cslearn keeps {contents} in that folder: point {variable} "
+                f"at a folder (created if missing) or unset it for the default, {default_folder}"
+            )
+    return problems
+
+
+def tracking_server_problem(uri: str, source: str) -> str | None:
+    """Why the MLflow tracking server at ``uri`` cannot be used, when nothing answers there within
+    :data:`ANSWER_TIMEOUT_SECONDS`; ``None`` when something answers or ``uri`` is not an http(s) URI.
+
+    MLflow's own client would retry for minutes before failing with a traceback; any HTTP answer to
+    ``/health`` (unprotected even with MLflow's authentication) counts, whatever its status. ``source`` says
+    where the URI came from (``--tracking-uri``, ``MLFLOW_TRACKING_URI``). TLS is checked as MLflow would
+    (``MLFLOW_TRACKING_INSECURE_TLS``, ``MLFLOW_TRACKING_SERVER_CERT_PATH``).
+    """
+    from urllib.parse import urlsplit
+
+    if urlsplit(uri).scheme not in ("http", "https"):
+        return None
+    import httpx
+
+    verify: bool | str = os.environ.get("MLFLOW_TRACKING_SERVER_CERT_PATH") or True
+    if os.environ.get("MLFLOW_TRACKING_INSECURE_TLS", "").lower() in ("1", "true"):
+        verify = False
+    try:
+        httpx.get(f"{uri.rstrip('/')}/health", timeout=ANSWER_TIMEOUT_SECONDS, verify=verify)
+    except httpx.TransportError as error:
+        how = "unset MLFLOW_TRACKING_URI" if source == "MLFLOW_TRACKING_URI" else f"leave {source} out"
+        reason = str(error) or type(error).__name__
+        return (
+            f"the MLflow tracking server at {uri} ({source}) does not answer ({reason}): start it "
+            f"(`mlflow server --host 127.0.0.1 --port PORT`, or `make ui` for the local store) or {how} "
+            "to use the local store in $CSLEARN_HOME"
+        )
+    return None
+
+
+def dask_scheduler_problem(address: str) -> str | None:
+    """Why no Dask scheduler can be reached at ``address`` (``tcp://`` or ``tls://HOST:PORT``): nothing
+    accepts a connection there within :data:`ANSWER_TIMEOUT_SECONDS`; ``None`` when something does.
+
+    Dask's client would wait 30 s and more before failing with tracebacks.
+    """
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(address)
+    try:
+        host, port = parts.hostname, parts.port
+    except ValueError:  # a port that is not a number
+        host = port = None
+    if not host or port is None:
+        return f"--dask-address {address} is not a scheduler address: use tcp://HOST:PORT or tls://HOST:PORT"
+    try:
+        socket.create_connection((host, port), timeout=ANSWER_TIMEOUT_SECONDS).close()
+    except OSError as error:
+        reason = error.strerror or str(error) or type(error).__name__
+        return (
+            f"no Dask scheduler answers at {address} ({reason.lower()}): start one (`dask scheduler --host "
+            f"{host} --port {port}`, then `dask worker {parts.scheme}://{host}:{port} --nthreads 1` per "
+            "core; docs/usage.md: Running on a Dask cluster) or leave --dask-address out to run the cells on "
+            "this machine"
+        )
+    return None
 
 
 class PrefectUnavailableError(RuntimeError):

@@ -7,8 +7,9 @@ well under a second, before Prefect is even imported): a bad one is explained pe
 status 2. Then Prefect's API is made ready (the configured server, or one temporary server started in the
 background while the flow's modules import) and the flow runs. Progress goes to stderr (a bar on a terminal);
 the leaderboard and the statistical tests in words (or, with ``--json``, the summary as JSON) go to stdout.
-Exit status: 0 when every cell succeeded, 1 when some failed (one line says which and why) or Prefect is
-unavailable, 2 for a bad configuration, 130 when interrupted.
+Exit status: 0 when every cell succeeded, 1 when some failed (one line says which and why), Prefect is
+unavailable or the MLflow store failed during the run (one line: the store, its error, the cells kept), 2 for
+a bad configuration (an MLflow server or Dask scheduler that does not answer included), 130 when interrupted.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import json
 import sys
 
 from flows.cli._common import json_safe, report_lines
+from flows.cli._environment import dask_scheduler_problem
 from flows.cli._options import ListOption, add_parser, option_names
 from flows.cli._run import RunStopped, run_flow
 from tasks.redaction import redact_uri
@@ -63,9 +65,10 @@ _FIELDS = (
     "method_params",
 )
 
-#: Failure groups named in the one-line summary before "and N more".
+#: Failure groups named in the one-line summary before "and N more", and the characters kept of each error
+#: (enough for an error that says what to do, e.g. a dataset a Dask worker does not have).
 _FAILURES_SHOWN = 3
-_ERROR_LENGTH = 160
+_ERROR_LENGTH = 400
 
 
 def register(subparsers) -> None:
@@ -267,7 +270,7 @@ def cell_count_notice(params, *, repeats_given: bool) -> str | None:
 
 def _dask_settings(args: argparse.Namespace) -> contextlib.AbstractContextManager:
     """Dask's configuration for the run: the client's TLS files (``flows.dask_security``), checked against
-    ``--dask-address``; a ``ValueError`` says what is wrong."""
+    ``--dask-address``, and a scheduler that answers there; a ``ValueError`` says what is wrong."""
     tls_files = (args.dask_tls_ca_file, args.dask_tls_cert, args.dask_tls_key)
     if not args.dask_address and not any(tls_files):
         return contextlib.nullcontext()
@@ -279,6 +282,9 @@ def _dask_settings(args: argparse.Namespace) -> contextlib.AbstractContextManage
             "--dask-tls-ca-file, --dask-tls-cert and --dask-tls-key need --dask-address tls://..."
         )
     check_dask_address(args.dask_address, tls)  # its warning is the flow's to log
+    unreachable = dask_scheduler_problem(args.dask_address)
+    if unreachable:
+        raise ValueError(unreachable)
     if not tls:
         return contextlib.nullcontext()
     import dask

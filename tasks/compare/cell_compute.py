@@ -30,6 +30,8 @@ import hashlib
 import json
 import logging
 import os
+import socket
+import sys
 import time
 import traceback
 from collections.abc import Callable
@@ -62,6 +64,7 @@ __all__ = [
     "CellSpec",
     "CellStore",
     "DatasetInfo",
+    "DatasetUnavailableError",
     "cell_store_folder",
     "check_cell_record",
     "compute_cell",
@@ -273,11 +276,52 @@ def _load_dataset(name: str):
     return load_dataset(name)
 
 
+class DatasetUnavailableError(LookupError):
+    """A cell's dataset is not in the dataset cache of the process that runs the cell (a Dask worker on a
+    machine without the user's dataset); the message names the dataset, the cache and how to provide it."""
+
+
+def _dask_worker() -> str | None:
+    """The address of the Dask worker running this code, or ``None`` outside one (Dask itself is not
+    imported: a worker process has it loaded already)."""
+    distributed = sys.modules.get("distributed")
+    if distributed is None:
+        return None
+    try:
+        return distributed.get_worker().address
+    except ValueError:  # loaded, but this is not a worker
+        return None
+
+
+def _unavailable(name: str) -> DatasetUnavailableError:
+    """Why the user dataset ``name`` cannot be loaded here, in the user's terms (README: Running on a Dask
+    cluster)."""
+    from tasks.datasets import resolve_cache_dir
+
+    worker = _dask_worker()
+    who = f"Dask worker {worker}" if worker else "the process that ran this cell"
+    return DatasetUnavailableError(
+        f"dataset {name!r} is not in the dataset cache of {who} ({resolve_cache_dir()} on "
+        f"{socket.gethostname()}): ingest it on every worker machine (`cslearn datasets ingest FILE --target "
+        f"COLUMN --name {name}`) or point CSLEARN_CACHE at a folder all workers share, then rerun "
+        "(docs/usage.md: Running on a Dask cluster)"
+    )
+
+
 @functools.lru_cache(maxsize=4)
 def _cached_arrays(name: str, fingerprint: str):
     """Features (pandas), float matrix, target and own cost matrix (or ``None``) of a dataset, cached per
-    process by fingerprint."""
-    dataset = _load_dataset(name)
+    process by fingerprint.
+
+    Raises
+    ------
+    DatasetUnavailableError
+        The dataset is not in this process's cache (a user dataset a Dask worker does not have).
+    """
+    try:
+        dataset = _load_dataset(name)
+    except KeyError:  # only a user dataset can be unknown here: a registered one is ingested on first use
+        raise _unavailable(name) from None
     if dataset.fingerprint != fingerprint:
         raise ValueError(
             f"dataset {name!r} changed while the run was planned: fingerprint {dataset.fingerprint} "

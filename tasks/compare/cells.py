@@ -36,9 +36,22 @@ def _warn(message: str) -> None:
         logger.warning(message)
 
 
-@task(name="describe_dataset", cache_policy=NO_CACHE, retries=2, retry_delay_seconds=5)
+def _input_or_output_failed(task, task_run, state) -> bool:
+    """Prefect's retry condition of :func:`describe_dataset_task`: only an ``OSError`` (a download, a disk)
+    may heal on a retry; an unknown name, a damaged user dataset or data that break their contract fail the
+    same way again, so they are not retried."""
+    return isinstance(state.data, OSError)
+
+
+@task(
+    name="describe_dataset",
+    cache_policy=NO_CACHE,
+    retries=2,
+    retry_delay_seconds=5,
+    retry_condition_fn=_input_or_output_failed,
+)
 def describe_dataset_task(name: str) -> DatasetInfo:
-    """Ingest (download, validate, cache) a dataset if needed and describe it (retried: I/O)."""
+    """Ingest (download, validate, cache) a dataset if needed and describe it (an I/O failure is retried)."""
     return describe_dataset(name)
 
 

@@ -19,14 +19,20 @@ A rerun of the same configuration (:func:`config_hash`: the hash of every cell k
 is reused (:func:`reuse_run_task`, tag ``cslearn.reused_by_flow_run``) instead of logging a new parent and
 children; a partial resume links the run it continues (tag ``cslearn.resumes_run_id``).
 :func:`comparison_outcome` is what the flow returns.
+
+When the MLflow store fails during the comparison (its database deleted, made read-only, its disk full, its
+server gone), the tracking tasks raise ``tasks.tracking.store_errors.TrackingStoreError`` instead of MLflow's
+SQL, and :func:`cells_kept_if_the_store_fails` ends the comparison with a :class:`ComparisonStoreError`: the
+store, its error, how many cells are kept in the cell store, and that the same comparison run again resumes
+from them.
 """
 
 from __future__ import annotations
 
 import hashlib
 from collections import Counter
-from collections.abc import Mapping, Sequence
-from contextlib import AbstractContextManager
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 
 from prefect import task
@@ -34,7 +40,7 @@ from prefect.cache_policies import NO_CACHE
 from prefect.runtime import flow_run
 
 from schemas.flow_params import CompareParams
-from tasks.compare.cell_compute import CellSpec, DatasetInfo
+from tasks.compare.cell_compute import CellSpec, CellStore, DatasetInfo
 from tasks.compare.child_runs import child_run_payload
 from tasks.config.flow_parameters import given_values, logged_params
 from tasks.cost_models import cost_unit
@@ -45,6 +51,7 @@ from tasks.tracking.dataset_inputs import dataset_source
 from tasks.tracking.mlflow_runs import (
     ParentRun,
     child_runs,
+    default_tracking_uri,
     log_child_run,
     log_metrics,
     log_table,
@@ -52,11 +59,14 @@ from tasks.tracking.mlflow_runs import (
     tracking_client,
 )
 from tasks.tracking.progress import Progress
+from tasks.tracking.store_errors import TrackingStoreError, store_failure, store_failures_named
 
 __all__ = [
     "ChildRunLog",
+    "ComparisonStoreError",
     "EarlierRuns",
     "cell_counts",
+    "cells_kept_if_the_store_fails",
     "comparison_flow_run_name",
     "comparison_outcome",
     "comparison_parent_run",
@@ -168,15 +178,16 @@ class EarlierRuns:
 def find_earlier_runs(tracking_uri: str | None, experiment: str, config: str) -> EarlierRuns:
     """The earlier compare parent runs tagged ``cslearn.config_hash = config`` in ``experiment``."""
     client = tracking_client(tracking_uri)
-    found = client.get_experiment_by_name(experiment)
-    if found is None or found.lifecycle_stage == "deleted":
-        return EarlierRuns()
-    runs = client.search_runs(
-        [found.experiment_id],
-        filter_string=f"tags.`cslearn.config_hash` = '{config}' and tags.`cslearn.purpose` = 'compare'",
-        order_by=["attributes.start_time DESC"],
-        max_results=50,
-    )
+    with store_failures_named(client.tracking_uri):
+        found = client.get_experiment_by_name(experiment)
+        if found is None or found.lifecycle_stage == "deleted":
+            return EarlierRuns()
+        runs = client.search_runs(
+            [found.experiment_id],
+            filter_string=f"tags.`cslearn.config_hash` = '{config}' and tags.`cslearn.purpose` = 'compare'",
+            order_by=["attributes.start_time DESC"],
+            max_results=50,
+        )
     complete = next(
         (
             run.info.run_id
@@ -202,11 +213,12 @@ def reuse_run_task(tracking_uri: str | None, run_id: str) -> tuple[ParentRun, di
     flow run's id) and return it with its child runs (``dataset/method`` -> run id) and its ``results/``
     artifacts; nothing new is logged."""
     client = tracking_client(tracking_uri)
-    run = client.get_run(run_id)
-    client.set_tag(run_id, "cslearn.reused_by_flow_run", str(flow_run.get_id() or "outside a flow run"))
-    parent = ParentRun(client.tracking_uri, run.info.experiment_id, run_id)
-    artifacts = sorted(item.path for item in client.list_artifacts(run_id, "results"))
-    return parent, _child_runs_of(client, run.info.experiment_id, run_id), artifacts
+    with store_failures_named(client.tracking_uri):
+        run = client.get_run(run_id)
+        client.set_tag(run_id, "cslearn.reused_by_flow_run", str(flow_run.get_id() or "outside a flow run"))
+        parent = ParentRun(client.tracking_uri, run.info.experiment_id, run_id)
+        artifacts = sorted(item.path for item in client.list_artifacts(run_id, "results"))
+        return parent, _child_runs_of(client, run.info.experiment_id, run_id), artifacts
 
 
 def _dataset_source(dataset) -> object:
@@ -270,7 +282,8 @@ def log_dataset_inputs_task(run: ParentRun, datasets: Sequence[DatasetInfo]) -> 
             InputTag(key="cslearn.fingerprint", value=info.fingerprint),
         ]
         inputs.append(DatasetInput(dataset=logged._to_mlflow_entity(), tags=tags))
-    tracking_client(run.tracking_uri).log_inputs(run.run_id, datasets=inputs)
+    with store_failures_named(run.tracking_uri):
+        tracking_client(run.tracking_uri).log_inputs(run.run_id, datasets=inputs)
 
 
 def _child_files(payload: Mapping, group: Sequence[Mapping], title: str, method: str) -> dict[str, bytes]:
@@ -302,36 +315,37 @@ def log_method_run_task(
     payload = child_run_payload(group)
     errors = sorted({r["error"] for r in group if r["status"] != "ok"})
     title = f"{dataset.name} / {method}"
-    return log_child_run(
-        run.tracking_uri,
-        run.experiment_id,
-        run.run_id,
-        run_name=title,
-        params={
-            **payload["params"],
-            "dataset": dataset.name,
-            "method": method,
-            "protocol": params.protocol,
-            "repeats": params.n_repeats,
-            "folds": params.n_folds,
-            "ensemble_sizes": list(params.n_estimators),
-            "cost_selection": params.cost_selection,
-            "seed": params.seed,
-        },
-        metrics=payload["metrics"],
-        curves=payload["curves"],
-        step_metrics=payload["staged"],
-        files=_child_files(payload, group, title, method),
-        times=payload["times"],
-        tags={
-            "dataset": dataset.name,
-            "method": method,
-            "dataset.fingerprint": dataset.fingerprint,
-            "failed_cells": len([r for r in group if r["status"] != "ok"]),
-            "error": errors[0][:_ERROR_TAG_LENGTH] if errors else None,
-        },
-        failed=bool(errors),
-    )
+    with store_failures_named(run.tracking_uri):
+        return log_child_run(
+            run.tracking_uri,
+            run.experiment_id,
+            run.run_id,
+            run_name=title,
+            params={
+                **payload["params"],
+                "dataset": dataset.name,
+                "method": method,
+                "protocol": params.protocol,
+                "repeats": params.n_repeats,
+                "folds": params.n_folds,
+                "ensemble_sizes": list(params.n_estimators),
+                "cost_selection": params.cost_selection,
+                "seed": params.seed,
+            },
+            metrics=payload["metrics"],
+            curves=payload["curves"],
+            step_metrics=payload["staged"],
+            files=_child_files(payload, group, title, method),
+            times=payload["times"],
+            tags={
+                "dataset": dataset.name,
+                "method": method,
+                "dataset.fingerprint": dataset.fingerprint,
+                "failed_cells": len([r for r in group if r["status"] != "ok"]),
+                "error": errors[0][:_ERROR_TAG_LENGTH] if errors else None,
+            },
+            failed=bool(errors),
+        )
 
 
 class ChildRunLog:
@@ -420,9 +434,6 @@ def log_comparison_report_task(run: ParentRun, report: Mapping, cells: Mapping[s
         tables["ranks"] = report["ranks"].reset_index()
     if not report["split_scores"].empty:
         tables["split_scores"] = report["split_scores"]
-    artifacts = []
-    for name, frame in tables.items():
-        artifacts += log_table(client, run.run_id, frame, name)
     final_metrics = {f"cells/{key}": value for key, value in cells.items()}
     final_metrics["cells/ok"] = cells["total"] - cells["failed"]
     if report["friedman"] is not None:
@@ -430,8 +441,60 @@ def log_comparison_report_task(run: ParentRun, report: Mapping, cells: Mapping[s
     if report["ranks"] is not None:
         mean_ranks = report["ranks"].loc["mean rank"]
         final_metrics.update({f"rank/{method}": float(rank) for method, rank in mean_ranks.items()})
-    log_metrics(client, run.run_id, final_metrics)
+    with store_failures_named(run.tracking_uri):
+        artifacts = [
+            path for name, frame in tables.items() for path in log_table(client, run.run_id, frame, name)
+        ]
+        log_metrics(client, run.run_id, final_metrics)
     return artifacts
+
+
+class ComparisonStoreError(TrackingStoreError):
+    """The MLflow store failed during a comparison: :class:`TrackingStoreError`'s one line, with how many of
+    the comparison's cells are kept in the cell store, and that the same comparison run again resumes from
+    them once the store works.
+
+    Parameters
+    ----------
+    uri, reason : str
+        As :class:`TrackingStoreError`.
+    kept, total : int
+        Cells of the comparison stored with status ok, and all its cells.
+    cell_store : str
+        The cell store folder.
+    """
+
+    def __init__(self, uri: str, reason: str, kept: int, total: int, cell_store: str):
+        super().__init__(uri, reason)
+        self.args = (self.uri, reason, kept, total, cell_store)  # pickled as built (Prefect keeps states)
+        self.kept, self.total, self.cell_store = kept, total, cell_store
+
+    def __str__(self) -> str:
+        return (
+            f"{super().__str__()}; {self.kept} of {self.total} cells are kept in {self.cell_store}: rerun "
+            "the same comparison to resume once the store works again"
+        )
+
+
+@contextmanager
+def cells_kept_if_the_store_fails(
+    tracking_uri: str | None, store: CellStore, specs: Sequence[CellSpec]
+) -> Iterator[None]:
+    """Around the part of a comparison that writes to MLflow: a failure of the MLflow store
+    (``tasks.tracking.store_errors.store_failure``) ends it as a :class:`ComparisonStoreError` that counts
+    the comparison's cells stored in ``store`` with status ok (what a rerun resumes); any other exception
+    passes unchanged."""
+    try:
+        yield
+    except Exception as error:
+        failure = store_failure(error, tracking_uri or default_tracking_uri())
+        if failure is None:
+            raise
+        kept = sum(
+            (record := store.load(spec.key, warn=lambda _: None)) is not None and record["status"] == "ok"
+            for spec in specs
+        )
+        raise ComparisonStoreError(failure.uri, failure.reason, kept, len(specs), str(store.root)) from error
 
 
 def comparison_outcome(

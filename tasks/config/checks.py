@@ -4,9 +4,10 @@ The models of ``schemas.flow_params`` check their structure and bounds; the name
 know (method keys and their constructor parameters, dataset names of both kinds, the datasets with
 example-dependent costs) are checked with a validation context:
 
-- :func:`name_context` reads the names from their sources (``algorithms.METHODS`` and the data layer's
+- :func:`name_context` reads the names from their sources (``algorithms.METHODS``, the data layer's
   :func:`tasks.datasets.available_datasets`, so a dataset the user ingested from a file is as valid as a
-  registered one); every flow validates its parameters through :func:`validate_params`, which uses it;
+  registered one, and each business dataset's cost-model parameters); every flow validates its parameters
+  through :func:`validate_params`, which uses it;
 - :func:`quick_name_context` reads the on-disk snapshot of the names (:mod:`tasks.config.name_index`), so the
   command line rejects a mistyped name in a fraction of a second, before anything heavy is imported
   (:func:`quick_validate`).
@@ -71,14 +72,23 @@ def name_context(*, cache_dir=None) -> dict:
 
     ``cache_dir`` is the dataset cache whose user datasets count (default: the data layer's).
     """
+    from tasks.cost_models import COST_MODELS
+
     methods = _live_methods()
     entries = _dataset_entries(cache_dir)
+    business = sorted(name for name, entry in entries.items() if entry.has_example_costs)
     return {
         "methods": sorted(methods),
         "method_parameters": {key: sorted(methods[key]().get_params(deep=False)) for key in methods},
         "datasets": list(entries),
         "registered_datasets": [name for name, entry in entries.items() if entry.kind == "registered"],
-        "business_datasets": sorted(name for name, entry in entries.items() if entry.has_example_costs),
+        "business_datasets": business,
+        "cost_parameters": {
+            name: sorted(COST_MODELS[entries[name].cost_model]().get_params())
+            if entries[name].cost_model
+            else []
+            for name in business
+        },
         "state_home": str(state_home()),
     }
 

@@ -22,8 +22,10 @@ into a function taking each field as its own keyword parameter:
   reach Prefect's database. :func:`machine_environment` sets them for a block from a model (what the command
   line was given).
 
-:func:`flow_arguments` is the way back, a model as a flat flow's keyword arguments, and :func:`logged_params`
-what a run records of a model: no machine setting, and the cell store relative to the state folder.
+:func:`flow_arguments` is the way back, a model as a flat flow's keyword arguments, :func:`parameter_model`
+the model of a flat function (``flows.deployment_parameters`` validates it before a deployed run starts), and
+:func:`logged_params` what a run records of a model: no machine setting, and the cell store relative to the
+state folder.
 """
 
 from __future__ import annotations
@@ -55,6 +57,7 @@ __all__ = [
     "given_values",
     "logged_params",
     "machine_environment",
+    "parameter_model",
 ]
 
 Model = TypeVar("Model", bound=BaseModel)
@@ -196,12 +199,18 @@ def flat_parameters(
         functools.update_wrapper(flow_function, body)
         del flow_function.__wrapped__  # Prefect and pydantic read the flat signature below, not the body's
         flow_function.__signature__ = signature
+        flow_function.__parameter_model__ = model  # parameter_model(flow_function)
         flow_function.__annotations__ = {parameter.name: parameter.annotation for parameter in parameters}
         summary = inspect.cleandoc(body.__doc__ or "")
         flow_function.__doc__ = f"{summary}\n\n{_args_section(descriptions, names)}".strip()
         return flow_function
 
     return decorate
+
+
+def parameter_model(function: Callable[..., Any]) -> type[BaseModel] | None:
+    """The parameter model of a :func:`flat_parameters` function (``None`` for any other function)."""
+    return getattr(function, "__parameter_model__", None)
 
 
 def flow_arguments(params: BaseModel) -> dict[str, Any]:

@@ -11,7 +11,8 @@ names the MLflow server: the tracking URI is the worker's, not a parameter) runs
 - a test deployment whose retrain always fails: the flow's retries run it three times, and it ends Failed
   with the error.
 
-``prefect deployment run --param`` overrides one field, and the API refuses bad values (409) before any run.
+``prefect deployment run --param`` overrides one field, and the API refuses bad values and unknown parameters
+(409) before any run; a configuration error no schema expresses fails the run before it starts, not retried.
 """
 
 from __future__ import annotations
@@ -111,9 +112,20 @@ def test_scheduled_retrains_retry_twice_two_minutes_apart():
 
 @pytest.fixture(scope="module")
 def deployed(prefect_server):
-    """The work pool and every deployment of ``prefect.yaml`` on the fixture server."""
+    """The work pool and every deployment of ``prefect.yaml`` on the fixture server, their parameter schemas
+    closed to unknown parameters, as ``make deploy`` (``scripts/deploy.sh``) does."""
     _prefect("work-pool", "create", POOL, "--type", "process", "--overwrite")
     _prefect("--no-prompt", "deploy", "--all")
+    closed = subprocess.run(
+        [sys.executable, "-m", "flows.deployment_parameters"],
+        cwd=PROJECT,
+        env=_prefect_environment(),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert closed.returncode == 0, closed.stderr
+    assert closed.stdout.startswith("7 deployments refuse unknown parameters: "), closed.stdout
     return prefect_server
 
 
@@ -233,6 +245,13 @@ def test_deployment_run_param_overrides_one_field(deployed):
         ("method-comparison/compare-benchmark", {"cell_store": "cells/../../elsewhere"}, "elsewhere"),
         ("method-comparison/compare-benchmark", {"datasets": ["pima", "nope"]}, "nope"),
         ("method-comparison/compare-benchmark", {"protocol": "loo"}, "loo"),
+        # issue 25, part 4: an unknown parameter (the run used to crash on the worker, the reason in its log)
+        ("method-comparison/compare-benchmark", {"bogus": 1}, "'bogus' was unexpected"),
+        ("retrain/retrain-credit-scoring", {"max_row": 100}, "'max_row' was unexpected"),
+        # a negative cost (the run used to be retried three times, holding the concurrency slot) or a name
+        # no cost model takes
+        ("retrain/retrain-direct-marketing", {"cost_params": {"contact_cost": -1}}, "contact_cost"),
+        ("retrain/retrain-direct-marketing", {"cost_params": {"contact_costs": 2}}, "contact_costs"),
     ],
 )
 def test_the_api_refuses_bad_parameters_before_any_run(deployed, deployment, parameters, named):
@@ -242,6 +261,31 @@ def test_the_api_refuses_bad_parameters_before_any_run(deployed, deployment, par
     with pytest.raises(PrefectHTTPStatusError, match="409") as refused:
         run_deployment(deployment, parameters=parameters, timeout=0)
     assert named in refused.value.response.text
+
+
+def test_a_configuration_error_no_schema_expresses_fails_the_run_before_it_starts_and_is_not_retried(worker):
+    """``alert_cost`` is a card-fraud cost parameter (the schema accepts it), not a direct-marketing one."""
+    from prefect import get_client
+    from prefect.deployments import run_deployment
+
+    started = time.monotonic()
+    flow_run = run_deployment(
+        "retrain/retrain-direct-marketing",
+        parameters={"cost_params": {"alert_cost": 5.0}},
+        timeout=600,
+        poll_interval=2,
+    )
+    elapsed = time.monotonic() - started
+    with get_client(sync_client=True) as client:
+        states = [state.type.value for state in client.read_flow_run_states(flow_run.id)]
+    assert flow_run.state.is_failed(), f"{flow_run.state}\nworker log:\n{worker.read_text()[-4000:]}"
+    assert flow_run.state.message == (
+        "Validation of flow parameters failed with error: ParameterTypeError: cost_params ['alert_cost'] are "
+        "not parameters of direct-marketing's cost model, which takes ['balance_column', 'contact_cost', "
+        "'deposit_fraction', 'interest_spread']"
+    )
+    assert "RUNNING" not in states and states.count("FAILED") == 1, states  # never started, never retried
+    assert elapsed < 240  # no retry two minutes later
 
 
 def test_run_deployment_of_a_retrain_completes_and_sets_the_champion_alias(worker, mlflow_server):

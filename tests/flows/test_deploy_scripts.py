@@ -152,6 +152,12 @@ def test_make_deploy_starts_server_pool_worker_deploys_all_and_stops(tmp_path):
             deployment["name"] for deployment in declared
         )
         assert {deployment["work_pool_name"] for deployment in response.json()} == {"cslearn-local"}
+        # ... each refusing unknown parameters (Prefect's own schemas let them through)
+        assert "7 deployments refuse unknown parameters: " in completed.stdout
+        assert all(
+            deployment["parameter_openapi_schema"]["additionalProperties"] is False
+            for deployment in response.json()
+        )
 
         stopped = subprocess.run(
             ["bash", script, "stop"], env=env, capture_output=True, text=True, timeout=120

@@ -150,6 +150,11 @@ def test_the_context_holds_user_datasets_and_those_with_cost_columns_are_busines
     assert context["registered_datasets"] == list(DATASETS)
     assert "claims" in context["business_datasets"] and "plain" not in context["business_datasets"]
     assert validate_params(RetrainParams, {"dataset": "claims"}).dataset == "claims"
+    assert context["cost_parameters"]["claims"] == []  # its own cost columns: no cost model to set
+    with pytest.raises(
+        ValidationError, match=r"'claims' has its own cost columns, so cost_params \['alert_cost'\]"
+    ):
+        validate_params(RetrainParams, {"dataset": "claims", "cost_params": {"alert_cost": 1}})
     assert validate_params(CompareParams, {"datasets": ["plain", "claims"]}).datasets == ("plain", "claims")
     with pytest.raises(ValidationError, match="dataset 'plain' is not a business dataset"):
         validate_params(RetrainParams, {"dataset": "plain"})
@@ -158,3 +163,65 @@ def test_the_context_holds_user_datasets_and_those_with_cost_columns_are_busines
         ValidationError, match=r"dataset 'claims' is not a business .* one of: \['card-fraud'"
     ):
         validate_params(RetrainParams, {"dataset": "claims", "cache_dir": str(other_cache)})
+
+
+def _bounds(constraints: list) -> dict:
+    """The JSON schema a cost model's scikit-learn constraints of one parameter amount to."""
+    from numbers import Integral
+
+    from sklearn.utils._param_validation import Interval
+
+    if constraints == [str]:
+        return {"type": "string", "minLength": 1}
+    if constraints == [str, None]:
+        return {"anyOf": [{"type": "string", "minLength": 1}, {"type": "null"}]}
+    if constraints == ["boolean"]:
+        return {"type": "boolean"}
+    (interval,) = constraints
+    assert isinstance(interval, Interval), constraints
+    schema = {"type": "integer" if interval.type is Integral else "number"}
+    if interval.left is not None:
+        closed_left = interval.closed in ("left", "both")
+        schema["minimum" if closed_left else "exclusiveMinimum"] = interval.left
+    if interval.right is not None:
+        closed_right = interval.closed in ("right", "both")
+        schema["maximum" if closed_right else "exclusiveMaximum"] = interval.right
+    return schema
+
+
+def test_cost_params_take_every_cost_model_parameter_with_its_model_s_bounds():
+    from pydantic import TypeAdapter
+
+    from schemas.flow_params import CostParams
+    from tasks.cost_models import COST_MODELS
+
+    properties = TypeAdapter(CostParams).json_schema()["properties"]
+    constraints = {
+        name: rule for model in COST_MODELS.values() for name, rule in model._parameter_constraints.items()
+    }
+    assert set(properties) == set(constraints)  # none missing, none that no cost model takes
+    for name, rule in constraints.items():
+        expected = _bounds(rule)
+        shown = {key: value for key, value in properties[name].items() if key != "title"}
+        if name == "term_months":  # a bounded number of months (the cost model leaves it open)
+            assert shown.pop("maximum") == 1200
+        assert shown == expected, name
+
+
+def test_cost_params_are_bounded_and_must_be_the_dataset_s_cost_model_s():
+    with pytest.raises(ValidationError, match=r"cost_params.contact_cost\n  Input should be greater than 0"):
+        RetrainParams(dataset="direct-marketing", cost_params={"contact_cost": -1})
+    with pytest.raises(ValidationError, match=r"cost_params.contact_costs\n  Extra inputs are not permitted"):
+        RetrainParams(dataset="direct-marketing", cost_params={"contact_costs": 2})
+    assert validate_params(
+        RetrainParams, {"dataset": "card-fraud", "cost_params": {"alert_cost": 5}}
+    ).cost_params == {"alert_cost": 5.0}
+    with pytest.raises(ValidationError) as refused:
+        validate_params(RetrainParams, {"dataset": "card-fraud", "cost_params": {"contact_cost": 2}})
+    assert (
+        "cost_params ['contact_cost'] are not parameters of card-fraud's cost model, which takes "
+        "['alert_cost', 'amount_column']"
+    ) in str(refused.value)
+    assert name_context()["cost_parameters"]["direct-marketing"] == [
+        "balance_column", "contact_cost", "deposit_fraction", "interest_spread"
+    ]  # fmt: skip

@@ -219,6 +219,31 @@ def test_user_dataset_cells_score_with_their_own_cost_columns(tmp_path, monkeypa
     assert np.array_equal(costs[split.test][:, 1], dataset.features["amount"].to_numpy()[split.test])
 
 
+def test_a_user_dataset_missing_from_the_cells_cache_is_named_with_the_way_to_provide_it(
+    tmp_path, monkeypatch
+):
+    import socket
+
+    from tasks.datasets import ingest_file
+    from tests.user_data import write_payments_csv
+
+    monkeypatch.setenv("CSLEARN_CACHE", str(tmp_path / "planner-cache"))
+    ingest_file(
+        write_payments_csv(tmp_path / "payments.csv"), target="fraud", positive="yes", name="elsewhere"
+    )
+    info = describe_dataset("elsewhere")
+    spec = plan_cells(CompareParams(datasets=("elsewhere",), methods=("dt",), repeats=1), [info], ["dt"])[0]
+    monkeypatch.setenv("CSLEARN_CACHE", str(tmp_path / "worker-cache"))  # the cell runs where it is not
+    result = compute_cell(spec, CellStore(tmp_path / "cells"))
+    assert result["status"] == "failed"
+    assert result["error"] == (
+        "DatasetUnavailableError: dataset 'elsewhere' is not in the dataset cache of the process that ran "
+        f"this cell ({tmp_path / 'worker-cache'} on {socket.gethostname()}): ingest it on every worker "
+        "machine (`cslearn datasets ingest FILE --target COLUMN --name elsewhere`) or point CSLEARN_CACHE "
+        "at a folder all workers share, then rerun (docs/usage.md: Running on a Dask cluster)"
+    )
+
+
 def test_a_changed_dataset_is_refused(wisconsin, tmp_path):
     spec = _spec(wisconsin, "dt", fingerprint="f" * 64)
     result = compute_cell(spec, CellStore(tmp_path))
@@ -341,3 +366,31 @@ def test_tvt_cells_prune_trees_on_the_validation_split(wisconsin, tmp_path):
     predicted = model.predict(features[split.test])
     expected = classification_report_dict(target[split.test], predicted)
     assert result["rows"][0]["tpr"] == pytest.approx(expected["tpr"])
+
+
+@pytest.mark.servers
+def test_describing_an_unknown_dataset_is_not_retried_but_an_io_failure_is(prefect_server, monkeypatch):
+    from prefect import flow, get_client
+
+    from tasks.compare import cells
+
+    @flow
+    def describe(name: str):
+        """The task run's id and state type (the flow itself completes)."""
+        state = cells.describe_dataset_task(name, return_state=True)
+        return state.state_details.task_run_id, state.type.value
+
+    def run_count(task_run_id) -> int:
+        with get_client(sync_client=True) as client:
+            return client.read_task_run(task_run_id).run_count
+
+    task_run, state = describe("no-such-dataset")  # a KeyError: the same name fails the same way again
+    assert state == "FAILED" and run_count(task_run) == 1
+
+    def unreadable_disk(name):
+        raise OSError(f"{name}: the disk went away")
+
+    monkeypatch.setattr(cells.describe_dataset_task, "retry_delay_seconds", 0)
+    monkeypatch.setattr(cells, "describe_dataset", unreadable_disk)
+    task_run, state = describe("wisconsin")  # an OSError (a download, a disk) may heal: retried twice
+    assert state == "FAILED" and run_count(task_run) == 3
