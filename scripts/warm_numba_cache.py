@@ -6,9 +6,9 @@ call in a process (seconds) and stores the machine code in ``__pycache__`` besid
 The script first deletes the numba cache files under ``algorithms/`` (numba notices a changed module but not
 a changed kernel that a cached kernel of another module calls), then fits every registered method once on a
 small problem, with float64 and float32 features, so that every kernel a fit uses is compiled for the
-installed source and this machine's CPU. SMOTEBoost's and WOTBoost's fits compile the presorted tree's
-kernels (``algorithms/boosting/_m2_tree.py``); :data:`CALLED_KERNELS` lists them, and the script checks
-that the fits compiled each one.
+installed source and this machine's CPU. SMOTEBoost's and WOTBoost's fits compile the kernels of their
+synthetic rows and of the presorted tree (``algorithms/boosting/_m2_rules.py``, ``_m2_tree.py``);
+:data:`CALLED_KERNELS` lists them, and the script checks that the fits compiled each one.
 
 Run: ``python scripts/warm_numba_cache.py`` (exits 1, naming the method or the kernel, if a fit fails or
 leaves a listed kernel uncompiled).
@@ -31,6 +31,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "algorithms"
 #: Kernels the fits must compile, by module: those called from Python (the kernels they call are compiled
 #: into them). A kernel no fit reaches would compile in a user's first fit instead; the check names it.
 CALLED_KERNELS = {
+    "algorithms.boosting._m2_rules": ("_interpolate",),
     "algorithms.boosting._m2_tree": (
         "_row_keys",
         "_merge_keys",
