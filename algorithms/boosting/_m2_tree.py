@@ -364,12 +364,17 @@ def _checked_rows(X, name, n_features):
     return np.ascontiguousarray(X)
 
 
-def _keys_of(X, name, first_row, keys, block):
-    """Fill ``keys`` with the row keys of ``X`` (:func:`_row_keys`); refuse values that are not finite."""
+def _sorted_keys(X, name, first_row, keys, block):
+    """Fill ``keys`` with the row keys of ``X`` (:func:`_row_keys`), each feature's sorted by value.
+
+    numpy sorts the 64-bit integers (vectorised where the CPU allows). Values that are not finite as float32
+    are refused.
+    """
     if _row_keys(X, first_row, keys, block):
         raise ValueError(
             f"{name} must hold finite values within float32's range (the tree compares features as float32)"
         )
+    keys[:, : X.shape[0]].sort(axis=1)
 
 
 def _check_labels_and_weights(labels, weights, n_fixed, n_extra):
@@ -496,8 +501,7 @@ class PresortedTreeSearch:
         self.n_fixed, self.n_features = X.shape
         self._block = np.empty((self.n_features, _KEY_BLOCK), dtype=np.float32)
         self.fixed_keys = np.empty((self.n_features, self.n_fixed + 1), dtype=np.uint64)
-        _keys_of(X, "X", 0, self.fixed_keys, self._block)
-        self.fixed_keys[:, : self.n_fixed].sort(axis=1)  # numpy's sort of integers, vectorised where it can
+        _sorted_keys(X, "X", 0, self.fixed_keys, self._block)
         self._buffers = None
 
     def _buffers_for(self, n_extra):
@@ -545,8 +549,7 @@ class PresortedTreeSearch:
         n_extra = X_extra.shape[0]
         _check_labels_and_weights(labels, signed_weights, self.n_fixed, n_extra)
         buffers = self._buffers_for(n_extra)
-        _keys_of(X_extra, "X_extra", self.n_fixed, buffers["extra_keys"], self._block)
-        buffers["extra_keys"][:, :n_extra].sort(axis=1)
+        _sorted_keys(X_extra, "X_extra", self.n_fixed, buffers["extra_keys"], self._block)
         _merge_keys(self.fixed_keys, buffers["extra_keys"], buffers["merged_keys"])
         np.negative(signed_weights, out=signed_weights, where=labels == 0)
         nodes = self._grow(buffers, signed_weights)
