@@ -137,6 +137,7 @@ def _float32_from_bits(typingctx, bits):
 
 @njit(cache=True, nogil=True)
 def _row_of(key):
+    """The row a key holds."""
     return np.int64(key & _ROW_BITS)
 
 
@@ -177,8 +178,9 @@ def _partition(keys, goes_left, segments, scratch):
     """Split every feature's segments in place, stably: the rows that go left first, then the others.
 
     ``segments`` holds ``(start, split, stop)`` per segment, ``split - start`` of whose rows go left. Every
-    key is written to both places (left keys overwrite keys already read) and only the right cursor moves,
-    so the loop has no branch to mispredict; the right rows are copied back behind the left ones.
+    key is written to both sides, at the left cursor (over a key already read) and at the right cursor of
+    ``scratch``, and only its own side's cursor advances, so the loop has no branch to mispredict; the right
+    rows are then copied back behind the left ones.
     """
     for feature in range(keys.shape[0]):
         feature_keys = keys[feature]
