@@ -87,6 +87,8 @@ CHUNK = 64
 PRUNING_SLACK = 1e-9
 #: Rows transposed at a time while making the sort keys.
 _KEY_BLOCK = 256
+#: Rows of ``X`` made into keys from one C-ordered copy (so a column-ordered ``X`` is not copied whole).
+_ROWS_PER_COPY = 1 << 16
 _SIGN_BIT = np.uint32(0x80000000)
 _EXPONENT_BITS = np.uint32(0x7F800000)
 _ROW_BITS = np.uint64(0xFFFFFFFF)
@@ -98,12 +100,12 @@ _LARGEST_KEY = np.uint64(0xFFFFFFFFFFFFFFFF)
 # like the values, above the row's number. Sorting a feature's keys sorts its rows by value (equal values by
 # row number); a key gives its row (the low 32 bits) and its value (:func:`_value_of`) back.
 @njit(cache=True, nogil=True)
-def _row_keys(X, first_row, keys, block):
-    """Fill ``keys[f, i]`` with the key of row ``first_row + i`` for feature ``f`` (``X[i, f]`` as float32).
+def _row_keys(X, first_row, keys, position, block):
+    """Fill ``keys[f, position + i]`` with the key of row ``first_row + i`` for feature ``f`` (``X[i, f]`` as
+    float32); return how many values are not finite as float32 (NaN, infinite, beyond float32's range).
 
-    ``keys`` has one more column, set to the largest key: the end mark :func:`_merge_keys` stops at.
-    ``block`` (n_features, _KEY_BLOCK) float32 receives a block of rows transposed, so ``X`` is read row by
-    row. Returns how many values are not finite as float32 (NaN, infinite, or beyond float32's range).
+    ``X`` is C-ordered; ``block`` (n_features, _KEY_BLOCK) float32 receives a block of its rows transposed,
+    so ``X`` is read row by row and ``keys`` feature by feature.
     """
     n_rows, n_features = X.shape
     bits = block.view(np.uint32)
@@ -118,8 +120,7 @@ def _row_keys(X, first_row, keys, block):
                 pattern = bits[feature, i - first]
                 not_finite += (pattern & _EXPONENT_BITS) == _EXPONENT_BITS
                 ordered = np.uint32(~pattern if pattern & _SIGN_BIT else pattern | _SIGN_BIT)
-                keys[feature, i] = (np.uint64(ordered) << np.uint64(32)) | np.uint64(first_row + i)
-    keys[:, n_rows] = _LARGEST_KEY
+                keys[feature, position + i] = (np.uint64(ordered) << np.uint64(32)) | np.uint64(first_row + i)
     return not_finite
 
 
@@ -357,25 +358,32 @@ def _search_level(keys, signed_weights, segments, totals, best):
 
 # ------------------------------------------------------------------------------------------------ checks
 def _checked_rows(X, name, n_features):
-    """``X`` as a C-contiguous float64 or float32 array of ``n_features`` columns."""
+    """``X`` as a float64 or float32 array of ``n_features`` columns (any layout)."""
     X = np.asarray(X)
     if X.ndim != 2 or X.dtype not in (np.float64, np.float32):
         raise ValueError(f"{name} must be a 2-D float64 or float32 array; got {X.dtype} of shape {X.shape}")
     if n_features is not None and X.shape[1] != n_features:
         raise ValueError(f"{name} must have {n_features} columns, like the fixed rows; got {X.shape[1]}")
-    return np.ascontiguousarray(X)
+    return X
 
 
 def _sorted_keys(X, name, first_row, keys, block):
-    """Fill ``keys`` with the row keys of ``X`` (:func:`_row_keys`), each feature's sorted by value.
+    """Fill ``keys`` with the row keys of ``X`` (:func:`_row_keys`), each feature's sorted by value, and the
+    end mark (the largest key) in its last column.
 
-    numpy sorts the 64-bit integers (vectorised where the CPU allows). Values that are not finite as float32
-    are refused.
+    ``X`` is read :data:`_ROWS_PER_COPY` rows at a time (a C-ordered copy of them when it is laid out
+    otherwise, not a copy of all of it); numpy sorts the 64-bit integers (vectorised where the CPU allows).
+    Values that are not finite as float32 are refused.
     """
-    if _row_keys(X, first_row, keys, block):
+    not_finite = 0
+    for start in range(0, X.shape[0], _ROWS_PER_COPY):
+        rows = np.ascontiguousarray(X[start : start + _ROWS_PER_COPY])
+        not_finite += _row_keys(rows, first_row + start, keys, start, block)
+    if not_finite:
         raise ValueError(
             f"{name} must hold finite values within float32's range (the tree compares features as float32)"
         )
+    keys[:, X.shape[0]] = _LARGEST_KEY
     keys[:, : X.shape[0]].sort(axis=1)
 
 
