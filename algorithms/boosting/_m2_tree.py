@@ -13,7 +13,9 @@ every node of every round again. :class:`PresortedTreeSearch` learns the same tr
    every chunk of ``CHUNK`` rows from the sums at its ends (the score is convex in the left side's class
    weights) and scores exactly only the chunks that may hold the best split, as ``_stump.py`` does.
    After a level, one stable partition of every feature's segments (:func:`_partition`) makes each child's
-   rows a segment in turn. No node sorts anything.
+   rows a segment in turn. No node sorts anything. The weights are first scaled by a power of two (an
+   exact scaling: every score scales alike) so that the largest is about 1 and no square of a weight
+   underflows or overflows.
 
 A call costs a sort of ``N`` rows per feature and, per level, a pass and a partition of ``n + N`` rows per
 feature, where scikit-learn sorts every node's rows per feature. ``benchmarks/bench_m2_learner.py`` times
@@ -435,9 +437,13 @@ class _Node:
 
 
 def _gini(weight_0, weight_1):
-    """scikit-learn's Gini impurity ``1 - (w_0^2 + w_1^2) / w^2`` of class weights ``w_0, w_1``."""
+    """The Gini impurity ``1 - (w_0^2 + w_1^2) / w^2`` of class weights ``w_0, w_1``, from the fractions
+    ``w_k / w`` (so weights whose squares underflow still give it); 0 without weight."""
     weight = weight_0 + weight_1
-    return 1.0 - (weight_0 * weight_0 + weight_1 * weight_1) / (weight * weight)
+    if not weight > 0.0:
+        return 0.0
+    fraction_0, fraction_1 = weight_0 / weight, weight_1 / weight
+    return 1.0 - (fraction_0 * fraction_0 + fraction_1 * fraction_1)
 
 
 def _impurity_decrease(node, left_sums, total_weight):
@@ -561,17 +567,22 @@ class PresortedTreeSearch:
         buffers = self._buffers_for(n_extra)
         _sorted_keys(X_extra, "X_extra", self.n_fixed, buffers["extra_keys"], self._block)
         _merge_keys(self.fixed_keys, buffers["extra_keys"], buffers["merged_keys"])
+        np.not_equal(signed_weights, 0.0, out=buffers["goes_left"])  # the rows that take part
+        # Scaled by a power of two, exactly, so that the largest weight is about 1: every score scales alike
+        # (the same comparisons), and squares of tiny or huge weights neither underflow nor overflow.
+        scale = np.frexp(signed_weights.max())[1]
+        np.ldexp(signed_weights, -scale, out=signed_weights)
         np.negative(signed_weights, out=signed_weights, where=labels == 0)
         nodes = self._grow(buffers, signed_weights)
         present = np.bincount(labels.astype(np.int64, copy=False), minlength=2) > 0
-        return self._fitted_tree(nodes, np.flatnonzero(present).astype(labels.dtype), random_state)
+        return self._fitted_tree(nodes, np.flatnonzero(present).astype(labels.dtype), random_state, scale)
 
     def _grow(self, buffers, signed_weights):
-        """Grow the tree level by level on the merged keys; return its nodes by level-order index."""
+        """Grow the tree level by level on the merged keys (``goes_left`` marking the rows of positive
+        weight); return its nodes by level-order index."""
         keys, goes_left, scratch = buffers["merged_keys"], buffers["goes_left"], buffers["scratch"]
         n_rows = keys.shape[1]
-        np.not_equal(signed_weights, 0.0, out=goes_left)
-        n_weighted = int(np.count_nonzero(goes_left))
+        n_weighted = int(np.count_nonzero(goes_left))  # rows of positive weight, marked by fit
         if n_weighted < n_rows:  # rows of zero weight take no part: move them behind the others
             _partition(keys, goes_left, np.array([[0, n_weighted, n_rows]]), scratch)
         nodes = {
@@ -614,9 +625,11 @@ class PresortedTreeSearch:
                 _partition(keys, goes_left, np.array(splits, dtype=np.int64), scratch)
         return nodes
 
-    def _fitted_tree(self, nodes, classes, random_state):
-        """A fitted ``DecisionTreeClassifier`` whose ``tree_`` holds ``nodes``."""
+    def _fitted_tree(self, nodes, classes, random_state, scale):
+        """A fitted ``DecisionTreeClassifier`` whose ``tree_`` holds ``nodes`` (their weights times
+        ``2**scale``, back in the caller's units)."""
         records, values = _tree_arrays(nodes, classes.size)
+        np.ldexp(records["weighted_n_node_samples"], scale, out=records["weighted_n_node_samples"])
         tree = DecisionTreeClassifier(max_depth=self.max_depth, random_state=random_state)
         tree.n_features_in_ = self.n_features
         tree.n_outputs_ = 1

@@ -239,6 +239,21 @@ def test_leaves_one_class_and_constant_features():
     np.testing.assert_array_equal(weighted_away.classes_, [0, 1])
 
 
+@pytest.mark.parametrize("scale", [1e-170, 1e170])
+def test_the_scale_of_the_weights_does_not_matter(scale):
+    """Weights whose squares underflow or overflow give the tree of unit weights (in their own units)."""
+    problem = _noisy_problem(7)
+    unit = PresortedTreeSearch(problem[0]).fit(*problem[1:])
+    scaled = PresortedTreeSearch(problem[0]).fit(
+        problem[1], problem[2] * scale, problem[3], problem[4], problem[5] * scale
+    )
+    _assert_same_tree(scaled, unit, problem[0])
+    np.testing.assert_allclose(scaled.tree_.impurity, unit.tree_.impurity, rtol=1e-12, atol=1e-15)
+    np.testing.assert_allclose(
+        scaled.tree_.weighted_n_node_samples, unit.tree_.weighted_n_node_samples * scale, rtol=1e-12
+    )
+
+
 def test_a_tie_between_features_goes_to_the_lower_feature():
     """scikit-learn's seed breaks it (the documented difference); here feature 0, whatever the seed."""
     X = np.column_stack([HAND_X[:, 0], HAND_X[:, 0] * 10.0])  # the same order: every split ties
