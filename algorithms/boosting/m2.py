@@ -293,10 +293,12 @@ class SyntheticRoundSet:
 
     @property
     def X_synthetic(self):
+        """The round's synthetic rows (a view of the stacked rows' tail)."""
         return self._X_round[self.X.shape[0] :]
 
     @property
     def y01_synthetic(self):
+        """Their labels (the positive class, 1)."""
         return self._y_round[self.X.shape[0] :]
 
     def stacked(self):
