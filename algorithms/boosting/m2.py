@@ -13,6 +13,10 @@ decisions of docs/algorithms.md §5. Both run on the shared loop of :mod:`algori
 
 They differ only in how the ``N`` synthetic samples are allotted to the minority samples: uniformly
 (SMOTEBoost, Chawla et al. 2003) or in proportion to ``D_t`` (WOTBoost, Algorithm 2).
+
+The default weak learner is scikit-learn's depth-3 tree, learned by :class:`PresortedTreeFitter`: the
+original samples are sorted once per fit and each round's synthetic samples merged into that order
+(:mod:`algorithms.boosting._m2_tree`; docs/algorithms.md §5.4).
 """
 
 from __future__ import annotations
@@ -26,13 +30,16 @@ from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 
 from algorithms.boosting import _m2_rules
 from algorithms.boosting._base import BaseBoostingClassifier, BoostingRules
+from algorithms.boosting._m2_tree import PresortedTreeSearch
 
 __all__ = [
     "M2_RULES",
     "WEAK_LEARNER_MAX_DEPTH",
     "M2BoostingClassifier",
+    "PresortedTreeFitter",
     "SMOTEBoost",
     "SyntheticMinorityRounds",
+    "SyntheticRoundSet",
     "WOTBoost",
     "probability_output",
 ]
@@ -111,8 +118,12 @@ SYNTHETIC_WEIGHTS`):
     Parameters
     ----------
     estimator : object, default=None
-        Weak learner with ``predict_proba`` whose ``fit`` accepts ``sample_weight``; ``None`` is
-        ``DecisionTreeClassifier(max_depth=3)`` (:data:`WEAK_LEARNER_MAX_DEPTH`), seeded every round.
+        Weak learner with ``predict_proba`` whose ``fit`` accepts ``sample_weight``, cloned and seeded every
+        round. ``None``: the tree ``DecisionTreeClassifier(max_depth=3)`` (:data:`WEAK_LEARNER_MAX_DEPTH`)
+        learns, found by the presorted search (:class:`PresortedTreeFitter`: the same features, thresholds
+        and leaves, a fitted ``DecisionTreeClassifier`` every round; exact ties between two features go to
+        the lower one instead of the seed's choice). ``DecisionTreeClassifier(max_depth=3)`` given
+        explicitly is fitted by scikit-learn every round.
     n_estimators : int, default=50
         Maximum number of rounds ``T``.
     n_synthetic : int or None, default=None
@@ -172,7 +183,15 @@ trace_, final_distribution_, stop_reason_
         return M2_RULES
 
     def _default_estimator(self):
+        """The tree the default weak learner learns (:meth:`_weak_learner_fitter` finds it presorted)."""
         return DecisionTreeClassifier(max_depth=WEAK_LEARNER_MAX_DEPTH)
+
+    def _weak_learner_fitter(self, X):
+        """``estimator=None``: the default tree by the presorted search (:class:`PresortedTreeFitter`, ``X``
+        sorted once per fit); any other learner is cloned and fitted every round, as in the base."""
+        if self.estimator is not None:
+            return super()._weak_learner_fitter(X)
+        return PresortedTreeFitter(X, self._default_estimator().max_depth)
 
     def _round_training_set_builder(self, X, y01):
         """Per fit: the minority samples, ``N`` and the neighbour graph, computed once for every round."""
@@ -199,7 +218,9 @@ class SyntheticMinorityRounds:
     The positives' ``k`` nearest positive neighbours do not change between rounds, so they are searched
     once, here, and so is the round's label vector; each call then allots ``N`` children with
     ``allot(N, D_t on positives, random_state)``, interpolates them straight into the tail of a new
-    ``(n + N, n_features)`` training matrix (no stacking copy) and weighs them with ``synthetic_weight``.
+    ``(n + N, n_features)`` training matrix, weighs them with ``synthetic_weight`` and returns the round as
+    a :class:`SyntheticRoundSet` (the matrix's head is filled with the originals only if a learner needs
+    the rows stacked).
 
     Parameters
     ----------
@@ -231,18 +252,112 @@ class SyntheticMinorityRounds:
         self.y_round = np.concatenate([y01, np.ones(n_synthetic, dtype=y01.dtype)])
 
     def __call__(self, weights, random_state):
-        """``(X, y01, sample_weight)`` of the round whose distribution over the originals is ``weights``."""
+        """The round whose distribution over the originals is ``weights``, a :class:`SyntheticRoundSet`."""
         if self.n_synthetic == 0:
-            return self.X, self.y01, weights
+            return SyntheticRoundSet(self.X, self.y01, weights, self.X, self.y01, weights[:0])
         allotment = self.allot(self.n_synthetic, weights[self.minority], random_state)
         n_samples = self.X.shape[0]
         X_round = np.empty((n_samples + self.n_synthetic, self.X.shape[1]), dtype=self.X.dtype)
-        X_round[:n_samples] = self.X
         _, parents, _ = _m2_rules.synthesise_minority(
             self.X_minority, self.neighbours, allotment, random_state, out=X_round[n_samples:]
         )
         synthetic_weights = self.synthetic_weight(weights, self.minority, allotment, parents)
-        return X_round, self.y_round, np.concatenate([weights, synthetic_weights])
+        return SyntheticRoundSet(self.X, self.y01, weights, X_round, self.y_round, synthetic_weights)
+
+
+class SyntheticRoundSet:
+    """One round's training set: the fit's own rows (weights ``D_t``) and the round's synthetic rows, apart.
+
+    The default weak learner (:class:`PresortedTreeFitter`) reads the two parts: the originals are the
+    fit's ``X``, sorted once. Any other learner is fitted on the rows stacked, originals first: iterating
+    the set yields ``(X, y01, sample_weight)`` (:meth:`stacked`), so it unpacks like the round set of any
+    boosting method.
+
+    Parameters
+    ----------
+    X, y01, weights : ndarray
+        The fit's rows, their 0 / 1 labels and ``D_t``.
+    X_round, y_round : ndarray
+        The stacked rows and labels: the synthetic rows are ``X_round[n:]`` (``n = len(X)``), the head is
+        filled with ``X`` when the stacked rows are first asked for. ``X_round`` is ``X`` when there are no
+        synthetic rows.
+    synthetic_weights : ndarray
+        The synthetic rows' weights.
+    """
+
+    def __init__(self, X, y01, weights, X_round, y_round, synthetic_weights):
+        self.X, self.y01, self.weights = X, y01, weights
+        self._X_round, self._y_round = X_round, y_round
+        self.synthetic_weights = synthetic_weights
+        self._stacked = None
+
+    @property
+    def X_synthetic(self):
+        """The round's synthetic rows (a view of the stacked rows' tail)."""
+        return self._X_round[self.X.shape[0] :]
+
+    @property
+    def y01_synthetic(self):
+        """Their labels (the positive class, 1)."""
+        return self._y_round[self.X.shape[0] :]
+
+    def stacked(self):
+        """``(X, y01, sample_weight)``: the fit's rows, then the synthetic ones (no copy without them)."""
+        if self._stacked is None:
+            if self._X_round is self.X:  # no synthetic rows: the fit's own arrays, not copied
+                self._stacked = (self.X, self.y01, self.weights)
+            else:
+                self._X_round[: self.X.shape[0]] = self.X
+                weights = np.concatenate([self.weights, self.synthetic_weights])
+                self._stacked = (self._X_round, self._y_round, weights)
+        return self._stacked
+
+    def __iter__(self):
+        return iter(self.stacked())
+
+
+class PresortedTreeFitter:
+    """Fits M2's default weak learner every round: the depth-limited tree on a :class:`SyntheticRoundSet`.
+
+    The fit's rows are sorted once, on the first round (:class:`~algorithms.boosting._m2_tree.\
+PresortedTreeSearch`); each round merges its synthetic rows in and returns a fitted
+    ``DecisionTreeClassifier`` seeded with the round's sub-seed (the tree scikit-learn's fit of the stacked
+    rows gives, up to exact ties between features; docs/algorithms.md §5.4).
+
+    Parameters
+    ----------
+    X : ndarray of shape (n_samples, n_features)
+        The fit's rows (the round sets' ``X``).
+    max_depth : int
+        The tree's depth.
+    """
+
+    def __init__(self, X, max_depth):
+        self.X = X
+        self.max_depth = max_depth
+        self.search = None
+
+    def fit_one(self, round_set, seed):
+        """The tree of one round set."""
+        if not isinstance(round_set, SyntheticRoundSet) or round_set.X is not self.X:
+            raise TypeError(
+                "PresortedTreeFitter fits SyntheticRoundSet rounds of the X it was made for; got "
+                f"{type(round_set).__name__}"
+            )
+        if self.search is None:
+            self.search = PresortedTreeSearch(self.X, self.max_depth)
+        return self.search.fit(
+            round_set.y01,
+            round_set.weights,
+            round_set.X_synthetic,
+            round_set.y01_synthetic,
+            round_set.synthetic_weights,
+            random_state=seed,
+        )
+
+    def __call__(self, round_sets, seeds):
+        """One fitted tree per round set, in order."""
+        return [self.fit_one(round_set, seed) for round_set, seed in zip(round_sets, seeds, strict=True)]
 
 
 class SMOTEBoost(M2BoostingClassifier):

@@ -192,6 +192,27 @@ def test_children_written_into_out_equal_the_interpolation_bit_for_bit():
     np.testing.assert_array_equal(alone, expected)
 
 
+def test_float32_children_round_like_numpys_in_place_steps():
+    """The product is rounded to float32 before the parent is added, as ``out *= step; out += parent`` did."""
+    X = np.random.RandomState(6).normal(size=(40, 6)).astype(np.float32)
+    neighbours = _m2_rules.minority_neighbours(X, 5)
+    allotment = np.random.RandomState(7).randint(0, 5, size=40)
+    draws = np.random.RandomState(8)
+    parents = np.repeat(np.arange(40), allotment)
+    columns = draws.randint(neighbours.shape[1], size=parents.size)
+    step = draws.uniform(0.0, 1.0, size=(parents.size, 1))
+    expected = X[neighbours[parents, columns]]
+    expected -= X[parents]
+    expected *= step
+    expected += X[parents]
+    children, _, _ = _m2_rules.synthesise_minority(X, neighbours, allotment, np.random.RandomState(8))
+    assert children.dtype == np.float32
+    np.testing.assert_array_equal(children, expected)
+    # rounding the float64 expression once instead differs in the last bit for about a quarter of the values
+    rounded_once = (X[parents] + step * (X[neighbours[parents, columns]] - X[parents])).astype(np.float32)
+    assert not np.array_equal(children, rounded_once)
+
+
 def test_children_share_their_parent_weight_evenly():
     minority_weights = np.array([0.2, 0.05, 0.0, 0.15])
     weights = np.concatenate([[0.1, 0.3, 0.2], minority_weights])  # three majority samples first
