@@ -12,9 +12,14 @@
   load a logged or registered one back (``load_estimator``, ``load_cost_aware_model``);
 - :mod:`~tasks.model_registry.significance`: the paired bootstrap on the savings difference that decides
   whether a challenger beats the champion by more than the noise;
+- :mod:`~tasks.model_registry.holdout_judge`: registered versions scored on a retrain's holdout, and which of
+  two wins (the earlier is the incumbent);
+- :mod:`~tasks.model_registry.registry_versions`: versions created ``pending``, then decided; versions a dead
+  retrain left pending settled by the next one;
 - :mod:`~tasks.model_registry.promotion`: register the best candidate from its logged model and move
   ``champion`` only when it beats the current champion re-scored on the same holdout (``challenger``
-  otherwise; nothing when it repeats the champion);
+  otherwise, and for a model whose savings are not positive; nothing when it repeats the champion), as a
+  compare-and-set that two retrains running at once cannot break;
 - :mod:`~tasks.model_registry.retrain_answer`: what the retrain answers, on its parent run: best and champion
   savings, the margin, the verdict in one line.
 
@@ -52,9 +57,11 @@ _EXPORTS = {
     "serving_signature": "logged_models",
     "CHALLENGER": "promotion",
     "CHAMPION": "promotion",
+    "MIN_HOLDOUT_POSITIVES": "promotion",
     "UNCHANGED": "promotion",
     "RegistryDecision": "promotion",
     "decide_alias": "promotion",
+    "holdout_warning": "promotion",
     "register_and_promote": "promotion",
     "register_and_promote_task": "promotion",
     "version_description": "promotion",

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import socket
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from functools import cache
 
@@ -27,6 +28,7 @@ __all__ = [
     "OWNER_PID_TAG",
     "OWNER_STARTED_TAG",
     "OrphanedRun",
+    "ended_owner",
     "find_orphaned_runs",
     "mark_orphaned_runs",
     "owner_tags",
@@ -71,6 +73,17 @@ def _owner_alive(pid: int, started: str) -> bool:
         return False
 
 
+def ended_owner(tags: Mapping[str, str]) -> int | None:
+    """The pid named by owner ``tags`` (:func:`owner_tags`) when that process ran on this host and has ended;
+    ``None`` when it lives, ran on another host (this host cannot tell) or the tags name no owner."""
+    pid, started = tags.get(OWNER_PID_TAG), tags.get(OWNER_STARTED_TAG)
+    if tags.get(OWNER_HOST_TAG) != socket.gethostname() or pid is None or started is None:
+        return None
+    if not pid.isdigit() or _owner_alive(int(pid), started):
+        return None
+    return int(pid)
+
+
 @dataclass(frozen=True)
 class OrphanedRun:
     """A RUNNING run whose owning process on this host is gone."""
@@ -104,14 +117,10 @@ def find_orphaned_runs(client: MlflowClient, experiment_ids: list[str] | None = 
     ids = list(experiment_ids) if experiment_ids is not None else list(experiments)
     if not ids:
         return []
-    host = socket.gethostname()
     orphans = []
     for run in _running_runs(client, ids):
-        tags = run.data.tags
-        pid, started = tags.get(OWNER_PID_TAG), tags.get(OWNER_STARTED_TAG)
-        if tags.get(OWNER_HOST_TAG) != host or pid is None or started is None or not pid.isdigit():
-            continue
-        if _owner_alive(int(pid), started):
+        pid = ended_owner(run.data.tags)
+        if pid is None:
             continue
         orphans.append(
             OrphanedRun(
@@ -119,7 +128,7 @@ def find_orphaned_runs(client: MlflowClient, experiment_ids: list[str] | None = 
                 run_name=run.info.run_name or "",
                 experiment_id=run.info.experiment_id,
                 experiment=experiments.get(run.info.experiment_id, run.info.experiment_id),
-                owner_pid=int(pid),
+                owner_pid=pid,
                 start_time=run.info.start_time,
             )
         )
