@@ -33,6 +33,7 @@ import importlib
 
 #: Public name -> submodule that defines it.
 _EXPORTS = {
+    "CandidateFailure": "candidates",
     "CandidateProgress": "candidates",
     "CandidateResult": "candidates",
     "best_candidate": "candidates",
@@ -40,8 +41,10 @@ _EXPORTS = {
     "fit_and_log_candidate_task": "candidates",
     "log_retrain_input": "candidates",
     "log_retrain_input_task": "candidates",
+    "NoCandidateError": "candidates",
     "retrain_outcome": "candidates",
     "retrain_parent_run": "candidates",
+    "settled_candidate": "candidates",
     "Holdout": "holdout",
     "RetrainData": "holdout",
     "holdout_seed": "holdout",
