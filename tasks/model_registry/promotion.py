@@ -86,6 +86,8 @@ REGISTRY_LOCK_SECONDS = 900.0
 RECONCILE_PAUSE_SECONDS = 2.0
 #: Reads of the alias after which a retrain on a tracking server keeps the decision it has.
 MAX_ALIAS_ROUNDS = 10
+#: Attempts at setting an alias that another retrain creates at the same moment.
+_ALIAS_ATTEMPTS = 3
 #: A pending version younger than this is a retrain still deciding, which a retrain that took the alias
 #: waits for; an older one was left by a retrain that died (settled by the next retrain).
 PENDING_RECENT_SECONDS = 600.0
@@ -385,7 +387,7 @@ def _promote(
     if alias == CHAMPION:
         _clear_beaten_challenger(client, model_name, mine)
     else:
-        client.set_registered_model_alias(model_name, CHALLENGER, mine)
+        _set_alias(client, model_name, CHALLENGER, mine)
     opponent = decisive.opponent if decisive is not None else None
     note = _race_note(decisive, champion, mine, alias)
     comparison = decisive.comparison if decisive is not None else None
@@ -421,6 +423,18 @@ def _promote(
 
 def _number(version) -> int | None:
     return None if version is None else int(version.version)
+
+
+def _set_alias(client, model_name: str, alias: str, version: str) -> None:
+    """Point ``alias`` at ``version``. A tracking server creates a new alias by an insert that fails when
+    another retrain created it at the same moment; the alias then exists, and setting it again updates it."""
+    for attempt in range(_ALIAS_ATTEMPTS):
+        try:
+            client.set_registered_model_alias(model_name, alias, version)
+            return
+        except MlflowException:
+            if attempt == _ALIAS_ATTEMPTS - 1 or version_with_alias(client, model_name, alias) is None:
+                raise
 
 
 def _others_in_flight(client, model_name: str, baseline: int, mine: int, skip: set[int]):
@@ -475,7 +489,7 @@ def _move_alias(
                 decisive = contest
             if not contest.candidate_wins:
                 if _number(holder) == number:  # hand the alias to the version that beats this one
-                    client.set_registered_model_alias(model_name, CHAMPION, str(contest.opponent.number))
+                    _set_alias(client, model_name, CHAMPION, str(contest.opponent.number))
                 return CHALLENGER, contest
         if not best.savings > 0:
             return CHALLENGER, decisive
@@ -484,7 +498,7 @@ def _move_alias(
         if _number(holder) != number:
             if not locked:  # claimed before it is set, for the other retrains to see
                 client.set_model_version_tag(model_name, mine, CLAIM_TAG, CHAMPION)
-            client.set_registered_model_alias(model_name, CHAMPION, mine)
+            _set_alias(client, model_name, CHAMPION, mine)
             took_alias = True
             if locked:
                 return CHAMPION, decisive
