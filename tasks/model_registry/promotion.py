@@ -523,23 +523,19 @@ def _race_note(decisive: Contest | None, champion, mine: str, alias: str) -> str
     other = decisive.opponent.number
     if not decisive.opponent_came_later:
         return (
-            f"v{other} became champion while this retrain was deciding (another retrain of the model ran at"
-            f" the same time); v{mine} was compared with it."
+            f"v{other} became champion while this retrain was deciding, set by another retrain of the model"
+            f" running at the same time; v{mine} was compared with it."
         )
     if alias == CHAMPION:
-        return (
-            f"v{other}, registered after v{mine} by a retrain that ran at the same time, does not beat it on"
-            f" this holdout; v{mine} keeps the alias."
-        )
-    return (
-        f"v{other}, registered after v{mine} by a retrain that ran at the same time, beats it on this holdout"
-        f" and holds the alias."
-    )
+        relation = f"does not beat it on this holdout; v{mine} keeps the alias"
+    else:
+        relation = "beats it on this holdout and holds the alias"
+    return f"v{other}, registered after v{mine} by another retrain running at the same time, {relation}."
 
 
 def _reason(best, mine: str, alias: str, opponent, comparison, note: str) -> str:
     """The decision in one sentence (the log, the parent run's tag, the command line)."""
-    race = f" ({note[:1].lower()}{note[1:].rstrip('.')})" if note else ""
+    race = f"; {note.rstrip('.')}" if note else ""
     if opponent is None:
         if alias == CHAMPION:
             return f"v{mine} is the first champion"

@@ -251,8 +251,11 @@ def test_two_retrains_at_once_on_a_tracking_server_keep_the_better_model(server_
     assert (middle["alias"], middle["previous_champion_version"]) == (CHALLENGER, best["version"])
     # the champion bmr-lr replaced: v1, or cgada's version when cgada had set the alias first
     assert best["previous_champion_version"] in ("1", middle["version"])
+    assert "by another retrain" in middle["reason"] and "running at the same time" in middle["reason"]
+    if not together:  # it read the alias again before setting it, and found bmr-lr there
+        assert f"; v{best['version']} became champion while this retrain was deciding" in middle["reason"]
     description = client.get_model_version(model_name, middle["version"]).description
-    assert "registered as `challenger`" in description and f"v{best['version']}" in description
+    assert "registered as `challenger`" in description and "running at the same time" in description
     assert str(client.get_model_version_by_alias(model_name, CHALLENGER).version) == middle["version"]
 
 
