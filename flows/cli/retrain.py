@@ -59,7 +59,7 @@ def format_candidates(outcome: dict) -> str:
         savings = plain_number(outcome["previous_champion_savings"], missing="-")
         verdict += f"; champion v{previous} scored {savings} on the same holdout"
     failures = [f"failed: {method}: {error}" for method, error in outcome.get("failed", {}).items()]
-    warning = [f"warning: {outcome['warning']}"] if outcome.get("warning") else []
+    warnings = [f"warning: {warning}" for warning in outcome.get("warnings", ())]
     headline = [f"Registry: {outcome['verdict']}", ""] if outcome.get("verdict") else []
     return "\n".join(
         [
@@ -69,7 +69,7 @@ def format_candidates(outcome: dict) -> str:
             "",
             "* best by holdout savings",
             verdict,
-            *warning,
+            *warnings,
             f"MLflow parent run: {outcome['parent_run_id']}",
             *report_lines(outcome.get("report"), outcome["parent_run_id"]),
         ]

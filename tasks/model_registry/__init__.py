@@ -64,6 +64,7 @@ _EXPORTS = {
     "UNCHANGED": "promotion",
     "RegistryDecision": "promotion",
     "decide_alias": "promotion",
+    "decision_warnings": "promotion",
     "holdout_warning": "promotion",
     "register_and_promote": "promotion",
     "register_and_promote_task": "promotion",

@@ -67,15 +67,17 @@ class Contest:
 def beats(challenger_savings: float, incumbent_savings: float | None, comparison=None) -> bool:
     """Whether a challenger takes the place of an incumbent (``None``: no scorable incumbent).
 
-    A challenger whose savings are not positive (NaN included) never does: it saves nothing over the cheaper
-    of flagging every row or none. Otherwise it wins against no incumbent, against one that could not be
-    scored, and, with the paired bootstrap ``comparison``, when its lower bound exceeds the margin; without
-    one, when its savings are strictly higher (a tie keeps the incumbent).
+    Without a scorable incumbent (none, or one that could not be scored) a challenger wins only with
+    positive savings: nothing else shows that it saves anything over the cheaper of flagging every row or
+    none. Against a scored incumbent it wins, with the paired bootstrap ``comparison``, when the lower bound
+    exceeds the margin; without one, when its savings are strictly higher (a tie keeps the incumbent). So a
+    model that loses less money than the champion on the same holdout replaces it (the caller warns that it
+    still loses money). A NaN score never wins.
     """
-    if not challenger_savings > 0:
+    if math.isnan(challenger_savings):
         return False
     if incumbent_savings is None or math.isnan(incumbent_savings):
-        return True
+        return challenger_savings > 0
     if comparison is not None:
         return comparison.beats
     return challenger_savings > incumbent_savings
@@ -146,12 +148,13 @@ class HoldoutJudge:
         incumbent."""
         opponent = self.score(version)
         candidate = self._best
-        own = candidate.holdout_decisions if not math.isnan(candidate.savings) else None
+        own_savings_known = not math.isnan(candidate.savings)
+        own = candidate.holdout_decisions if own_savings_known else None
         comparison = self._bootstrap(opponent.decisions, own)
         if opponent.number < mine:
             wins = beats(candidate.savings, opponent.savings, comparison)
         else:  # registered after the candidate: it must beat the candidate to take its place
             opponent_savings = math.nan if opponent.savings is None else opponent.savings
             reverse = self._bootstrap(own, opponent.decisions)
-            wins = candidate.savings > 0 and not beats(opponent_savings, candidate.savings, reverse)
+            wins = own_savings_known and not beats(opponent_savings, candidate.savings, reverse)
         return Contest(opponent, mine, wins, comparison)

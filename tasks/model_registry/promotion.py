@@ -5,8 +5,10 @@ so the version links to the logged model and the logged model lists the version)
 ``champion`` to it only when it beats the current champion re-scored on the SAME holdout by more than the
 noise: the lower bound of a one-sided paired bootstrap interval of the savings difference exceeds the margin
 asked for (:mod:`.significance`); otherwise the new version gets the alias ``challenger``. A model whose
-holdout savings are not positive is never promoted (it saves nothing over flagging every row or none), and a
-holdout with fewer than :data:`MIN_HOLDOUT_POSITIVES` positive rows is named as too small to tell. A retrain
+holdout savings are not positive saves nothing over flagging every row or none: it never becomes a model's
+first champion (nor replaces one that cannot be re-scored), and when it beats a champion that loses even
+more on the same holdout it replaces it with a warning. A holdout with fewer than
+:data:`MIN_HOLDOUT_POSITIVES` positive rows is named as too small to tell. A retrain
 that would only repeat the champion (same method, data fingerprint, code commit, holdout and score)
 registers nothing and says so. Every version carries a description with its holdout metrics and the
 comparison against the champion. Registry aliases only, never stages.
@@ -65,6 +67,7 @@ __all__ = [
     "UNCHANGED",
     "RegistryDecision",
     "decide_alias",
+    "decision_warnings",
     "holdout_warning",
     "register_and_promote",
     "register_and_promote_task",
@@ -103,7 +106,8 @@ class RegistryDecision:
     running at the same time crowned, if it did so first). Against a scorable champion, ``margin`` is the
     savings difference (new minus champion), ``lower_bound`` its one-sided paired-bootstrap bound at
     ``confidence``, ``p_value`` the share of resamples without gain, ``bootstrap_resamples`` their number
-    (all ``None`` without such a champion). ``warning`` names a holdout too small to tell (else ``None``).
+    (all ``None`` without such a champion). ``warnings`` says why the decision deserves a second look: a
+    holdout too small to tell, a champion that still loses money (:func:`decision_warnings`).
     """
 
     model_name: str
@@ -122,7 +126,7 @@ class RegistryDecision:
     p_value: float | None = None
     bootstrap_resamples: int | None = None
     min_margin: float | None = None
-    warning: str | None = None
+    warnings: tuple[str, ...] = ()
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -146,12 +150,27 @@ def decide_alias(
 ) -> str:
     """``"champion"`` when the candidate may take the champion's place, else ``"challenger"``.
 
-    Savings (CSDT paper, Eq. 4) are compared on the same holdout. A candidate whose savings are not positive
-    (NaN included) is never promoted, champion or not. Otherwise it wins when there is no scorable champion
-    or, with the paired bootstrap ``comparison``, when its lower bound exceeds the margin
-    (:mod:`.significance`); without one, when its savings are strictly higher. A tie keeps the incumbent.
+    Savings (CSDT paper, Eq. 4) are compared on the same holdout. Without a scorable champion the candidate
+    needs positive savings: one that saves nothing over flagging every row or none is never a first
+    champion. Against a scored champion it wins, with the paired bootstrap ``comparison``, when its lower
+    bound exceeds the margin (:mod:`.significance`); without one, when its savings are strictly higher. A
+    tie keeps the incumbent; a NaN score never wins (:func:`.holdout_judge.beats`).
     """
     return CHAMPION if beats(candidate_savings, champion_savings, comparison) else CHALLENGER
+
+
+def decision_warnings(savings: float, alias: str, data: RetrainData) -> tuple[str, ...]:
+    """Why a decision deserves a second look: a holdout too small to tell (:func:`holdout_warning`), a new
+    champion whose savings are not positive (it loses less than the champion it replaced, yet more than
+    the cheaper of flagging every row or none)."""
+    warnings = [] if (small := holdout_warning(data)) is None else [small]
+    if alias == CHAMPION and not savings > 0:
+        warnings.append(
+            f"the new champion's holdout savings {plain_number(savings)} are not positive: it loses less"
+            " money than the champion it replaces, yet more than the cheaper of flagging every row or none;"
+            " look at the data (drift?) before trusting it"
+        )
+    return tuple(warnings)
 
 
 def holdout_warning(data: RetrainData) -> str | None:
@@ -228,7 +247,7 @@ def version_description(
         f"| fit seconds | {plain_number(best.fit_seconds)} |",
         "",
     ]
-    if not best.savings > 0:
+    if alias != CHAMPION and champion_savings is None and not best.savings > 0:
         lines += [f"Not promoted: {_not_positive(best.savings)}.", ""]
     if champion is None:
         lines.append(
@@ -252,8 +271,7 @@ def version_description(
             lines += ["", f"Better by more than the noise? {comparison.sentence()}."]
     if note:
         lines += ["", note]
-    warning = holdout_warning(data)
-    if warning:
+    for warning in decision_warnings(best.savings, alias, data):
         lines += ["", f"Warning: {warning}."]
     summary = data.summary()
     lines += [
@@ -329,8 +347,8 @@ def register_and_promote(
         adopted = settle_pending_versions(client, model_name, identity, best.savings, logger)
         judge = HoldoutJudge(client, data, best, allow_pickle=allow_pickle, promotion=promotion)
         decision = _promote(client, model_name, best, data, commit, identity, judge, adopted, locked, logger)
-    if logger is not None and decision.warning:
-        logger.warning("%s: %s", model_name, decision.warning)
+    for warning in decision.warnings if logger is not None else ():
+        logger.warning("%s: %s", model_name, warning)
     if parent_run_id is not None:
         client.set_tag(parent_run_id, "cslearn.registry.outcome", decision.outcome)
         client.set_tag(parent_run_id, "cslearn.registry.version", decision.version or "")
@@ -416,7 +434,7 @@ def _promote(
         previous_champion_version=str(opponent.number) if opponent is not None else None,
         previous_champion_savings=opponent.savings if opponent is not None else None,
         holdout_key=data.holdout_key,
-        warning=holdout_warning(data),
+        warnings=decision_warnings(best.savings, alias, data),
         **_comparison_fields(comparison),
     )
 
@@ -491,7 +509,7 @@ def _move_alias(
                 if _number(holder) == number:  # hand the alias to the version that beats this one
                     _set_alias(client, model_name, CHAMPION, str(contest.opponent.number))
                 return CHALLENGER, contest
-        if not best.savings > 0:
+        if holder is None and not best.savings > 0:  # no champion: nothing it loses less than
             return CHALLENGER, decisive
         if _number(holder) == number and (locked or not (rivals or undecided)):
             return CHAMPION, decisive
@@ -540,13 +558,13 @@ def _reason(best, mine: str, alias: str, opponent, comparison, note: str) -> str
         if alias == CHAMPION:
             return f"v{mine} is the first champion"
         return f"v{mine} is not promoted: {_not_positive(best.savings)}; the model has no champion yet"
-    if not best.savings > 0:
-        return (
-            f"v{mine} is not promoted: {_not_positive(best.savings)}; champion v{opponent.number}"
-            f" stays{race}: {alias}"
-        )
-    if opponent.savings is None:
+    if opponent.savings is None and alias == CHAMPION:
         return f"v{mine} replaces champion v{opponent.number}, which could not be re-scored{race}"
+    if opponent.savings is None:
+        return (
+            f"v{mine} is not promoted: {_not_positive(best.savings)}; champion v{opponent.number}, which"
+            f" could not be re-scored, stays{race}: {alias}"
+        )
     relation = "beats" if alias == CHAMPION else "does not beat"
     noise = ""
     if comparison is not None:

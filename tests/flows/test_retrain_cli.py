@@ -44,7 +44,7 @@ def test_json_reports_candidates_registry_decision_and_parent_run(prefect_server
     assert outcome["best"] == "csdt" and set(outcome["candidates"]) == {"csdt"}
     assert (outcome["model_name"], outcome["version"], outcome["alias"]) == (model_name, "1", "champion")
     assert outcome["metrics"]["csdt"]["savings"] == pytest.approx(outcome["candidates"]["csdt"])
-    assert outcome["warning"] is None  # 57 positives in the holdout
+    assert outcome["warnings"] == []  # 57 positives in the holdout
     run = MlflowClient(mlflow_server).get_run(outcome["parent_run_id"])
     assert run.info.status == "FINISHED" and run.data.params["max_rows"] == "1500"
 
