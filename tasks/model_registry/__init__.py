@@ -69,7 +69,7 @@ _EXPORTS = {
     "register_and_promote": "promotion",
     "register_and_promote_task": "promotion",
     "version_description": "promotion",
-    "version_with_alias": "promotion",
+    "version_with_alias": "registry_versions",
     "champion_label": "retrain_answer",
     "log_retrain_answer": "retrain_answer",
     "log_retrain_answer_task": "retrain_answer",

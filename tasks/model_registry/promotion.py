@@ -54,6 +54,7 @@ from tasks.model_registry.registry_versions import (
     model_versions,
     record_decision,
     settle_pending_versions,
+    version_with_alias,
 )
 from tasks.model_registry.significance import SavingsComparison
 from tasks.report.text import plain_number
@@ -183,16 +184,6 @@ def holdout_warning(data: RetrainData) -> str | None:
         f" {MIN_HOLDOUT_POSITIVES}): its savings are too noisy to tell a good model from a lucky one; retrain"
         " with more rows (--max-rows) or a larger --holdout-fraction"
     )
-
-
-def version_with_alias(client: MlflowClient, model_name: str, alias: str):
-    """The model version that carries ``alias``, or ``None`` (no such model or alias)."""
-    try:
-        return client.get_model_version_by_alias(model_name, alias)
-    except MlflowException as error:
-        if error.error_code in ("RESOURCE_DOES_NOT_EXIST", "NOT_FOUND", "INVALID_PARAMETER_VALUE"):
-            return None
-        raise
 
 
 def _identity(method: str, data: RetrainData, commit: str | None) -> dict[str, str]:
@@ -399,7 +390,9 @@ def _promote(
         "cslearn.time_cutoff": "" if data.time_cutoff is None else repr(float(data.time_cutoff)),
         "cslearn.dataset_version": "" if data.dataset_version is None else str(data.dataset_version),
     }
-    version = adopted or create_pending_version(client, model_name, best, tags)
+    version = adopted or create_pending_version(
+        client, model_name, model_id=best.model_id, run_id=best.run_id, method=best.method, tags=tags
+    )
     mine = str(version.version)
     alias, decisive = _move_alias(client, model_name, mine, champion, best, judge, locked, logger)
     if alias == CHAMPION:

@@ -31,7 +31,6 @@ from mlflow.exceptions import MlflowException
 from mlflow.tracking._tracking_service.utils import _use_tracking_uri
 from mlflow.utils.mlflow_tags import MLFLOW_MODEL_VERSIONS
 
-from tasks.model_registry.candidates import CandidateResult
 from tasks.tracking.orphan_runs import OWNER_HOST_TAG, OWNER_PID_TAG, ended_owner, owner_tags
 
 __all__ = [
@@ -45,6 +44,7 @@ __all__ = [
     "model_versions",
     "record_decision",
     "settle_pending_versions",
+    "version_with_alias",
 ]
 
 #: The version's state in its retrain's decision: ``pending``, ``champion``, ``challenger`` or ``abandoned``.
@@ -85,10 +85,21 @@ def model_versions(client: MlflowClient, name: str) -> list[ModelVersion]:
             return versions
 
 
+def version_with_alias(client: MlflowClient, model_name: str, alias: str) -> ModelVersion | None:
+    """The model version that carries ``alias``, or ``None`` (no such model or alias)."""
+    try:
+        return client.get_model_version_by_alias(model_name, alias)
+    except MlflowException as error:
+        if error.error_code in ("RESOURCE_DOES_NOT_EXIST", "NOT_FOUND", "INVALID_PARAMETER_VALUE"):
+            return None
+        raise
+
+
 def create_pending_version(
-    client: MlflowClient, name: str, best: CandidateResult, tags: dict[str, str]
+    client: MlflowClient, name: str, *, model_id: str, run_id: str, method: str, tags: dict[str, str]
 ) -> ModelVersion:
-    """Register ``models:/<model id>`` of ``best`` as a ``pending`` version owned by this process.
+    """Register the logged model ``models:/<model_id>`` (of run ``run_id``, a fit of ``method``) as a
+    ``pending`` version of ``name`` owned by this process.
 
     A sqlite store resolves a ``models:/`` source through the process-wide tracking URI instead of the
     client's (an MLflow TODO in ``SqlAlchemyStore.create_model_version``), so it is pointed at the client's
@@ -102,12 +113,12 @@ def create_pending_version(
             with _use_tracking_uri(client.tracking_uri):
                 version = client.create_model_version(
                     name,
-                    source=f"models:/{best.model_id}",
-                    run_id=best.run_id,
+                    source=f"models:/{model_id}",
+                    run_id=run_id,
                     tags={**tags, **owner, STATE_TAG: PENDING},
-                    model_id=best.model_id,
+                    model_id=model_id,
                     description=(
-                        f"**{best.method}**: being registered by a retrain (process"
+                        f"**{method}**: being registered by a retrain (process"
                         f" {owner[OWNER_PID_TAG]} on {owner[OWNER_HOST_TAG]}); its alias is being decided."
                     ),
                 )
@@ -115,11 +126,11 @@ def create_pending_version(
             if configured is not None:
                 os.environ["MLFLOW_TRACKING_URI"] = configured
     entry = {"name": name, "version": int(version.version)}  # as MLflow's server writes it
-    listed = json.loads(client.get_logged_model(best.model_id).tags.get(MLFLOW_MODEL_VERSIONS) or "[]")
+    listed = json.loads(client.get_logged_model(model_id).tags.get(MLFLOW_MODEL_VERSIONS) or "[]")
     if not any(
         str(item.get("version")) == str(entry["version"]) and item.get("name") == name for item in listed
     ):
-        client.set_logged_model_tags(best.model_id, {MLFLOW_MODEL_VERSIONS: json.dumps([*listed, entry])})
+        client.set_logged_model_tags(model_id, {MLFLOW_MODEL_VERSIONS: json.dumps([*listed, entry])})
     return version
 
 

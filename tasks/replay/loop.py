@@ -39,7 +39,7 @@ from tasks.fitting.cost_selection import fit_with_cost_selection
 from tasks.fitting.estimators import build_estimator
 from tasks.fitting.splits import derive_seed
 from tasks.model_registry.logged_models import load_cost_aware_model
-from tasks.model_registry.promotion import CHAMPION, version_with_alias
+from tasks.model_registry.registry_versions import version_with_alias
 from tasks.model_registry.serving import CostAwareModel
 from tasks.replay.history import LABEL_COLUMN, ReplayHistory, load_history
 from tasks.storage import state_home
@@ -306,7 +306,7 @@ def champion_now_task(tracking_uri: str | None, model_name: str) -> dict:
         When the model has no champion: its first retrain promoted none (holdout savings not positive).
     """
     client = tracking_client(tracking_uri or default_tracking_uri())
-    version = version_with_alias(client, model_name, CHAMPION)
+    version = version_with_alias(client, model_name, "champion")
     if version is None:
         raise ValueError(
             f"{model_name} has no champion to replay: its first retrain promoted none (a model whose holdout"
