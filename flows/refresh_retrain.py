@@ -43,7 +43,8 @@ def refresh_and_retrain(params: LiveRetrainParams):
     dict
         ``refresh`` (the refresh's result, ``None`` for a registered dataset) and ``action``
         (``retrained``, ``nothing new``), with the retrain's result when it ran; a Failed state naming the
-        refused batches when one was refused.
+        refused batches when one was refused, or the retrain's Failed state when it failed (every candidate
+        failed: its message names each error).
     """
     logger = get_run_logger()
     refreshed = refresh_dataset_task(params.dataset, params.cache_dir)
@@ -64,8 +65,10 @@ def refresh_and_retrain(params: LiveRetrainParams):
         )
         return {"refresh": refreshed, "action": "nothing new"}
     retrain_params = RetrainParams(**params.model_dump())
-    outcome = retrain(**flow_arguments(retrain_params))
-    return {"refresh": refreshed, "action": "retrained", **outcome}
+    retrained = retrain(**flow_arguments(retrain_params), return_state=True)
+    if retrained.is_failed():  # e.g. every candidate failed: its message names them; the champion stays
+        return retrained
+    return {"refresh": refreshed, "action": "retrained", **retrained.result()}
 
 
 def run_refresh_and_retrain(params: LiveRetrainParams | Mapping):

@@ -9,7 +9,8 @@ For one business dataset (credit scoring, direct marketing, card fraud: CSDT pap
    savings first), two at once, each in a worker process, scores it by savings (CSDT paper,
    Eq. 4) on the holdout and logs it as a child run with its model (one parent run per flow run, tagged
    with the Prefect flow-run id, git commit and data fingerprint); a candidate whose fit fails is logged
-   FAILED and left out;
+   FAILED and left out, its error in one line; when every candidate fails, the flow run ends Failed with
+   one message naming each error, the parent run is FAILED and the registry is left as it was;
 4. registers the best candidate from its logged model (``<dataset>-<method>``, which carries the fitted cost
    model and serves cost-aware decisions) as a new version of the dataset's registered model, with a
    description of its holdout metrics and the comparison against the champion, and moves the alias
@@ -36,6 +37,7 @@ from collections.abc import Mapping
 
 from prefect import get_run_logger
 from prefect.futures import as_completed
+from prefect.states import Failed
 
 from flows.deployment_parameters import parameter_checked_flow
 from flows.runners import FitProcessTaskRunner
@@ -44,7 +46,9 @@ from tasks.config.checks import validate_params
 from tasks.config.flow_parameters import flat_parameters, flow_arguments, machine_environment
 from tasks.fitting import cost_selection
 from tasks.model_registry import (
+    CandidateFailure,
     CandidateProgress,
+    NoCandidateError,
     best_candidate,
     fit_and_log_candidate_task,
     log_retrain_answer_task,
@@ -53,6 +57,7 @@ from tasks.model_registry import (
     register_and_promote_task,
     retrain_outcome,
     retrain_parent_run,
+    settled_candidate,
 )
 from tasks.report.publish import publish_report_task
 from tasks.tracking.prefect_artifacts import ProgressArtifact, publish_run_artifacts
@@ -84,7 +89,9 @@ def retrain(params: RetrainParams) -> dict:
         nothing was registered), ``reason``, ``previous_champion_version``, ``previous_champion_savings``,
         ``holdout_key``), ``verdict`` (that decision in one line, ``tasks.model_registry.retrain_answer``)
         and ``report``: where the HTML report logged to the parent run is (``artifact``, ``uri``, ``url``,
-        ``figures``, ``description``; ``tasks.report.publish``).
+        ``figures``, ``description``; ``tasks.report.publish``). When every candidate failed, a Failed
+        state whose message names each candidate's error (calling the flow raises Prefect's ``FailedRun``
+        with it).
     """
     logger = get_run_logger()
     data = prepare_retrain_data_task(
@@ -96,43 +103,49 @@ def retrain(params: RetrainParams) -> dict:
         max_rows=params.max_rows,
         cost_params=params.cost_params,
     )
-    with retrain_parent_run(params, data) as run:
-        log_retrain_input_task(run, data)
-        results, failed = {}, {}
-        progress = CandidateProgress(len(params.candidates))
-        bar = ProgressArtifact(len(params.candidates), description="candidates fitted")
-        futures = {
-            fit_and_log_candidate_task.submit(
-                data,
-                method,
-                tracking_uri=run.tracking_uri,
-                experiment_id=run.experiment_id,
-                parent_run_id=run.run_id,
-                method_params=params.method_params.get(method),
-                seed=params.seed,
-                cost_selection=params.cost_selection,
-            ): method
-            for method in params.candidates
-        }
-        for future in as_completed(futures):
-            future.wait()  # the final state, not the last one seen
-            method, state = futures[future], future.state
-            if state.is_completed():
-                results[method] = future.result()
-            else:  # its child run is marked FAILED; the other candidates still compete
-                failed[method] = str(state.message)
-                logger.warning("Candidate %s failed: %s", method, state.message)
-            logger.info(progress.update())
-            bar.update(progress.done)
-        bar.finish()
-        results = {method: results[method] for method in params.candidates if method in results}
-        best = best_candidate(results, failed, params.dataset)
-        decision = register_and_promote_task(
-            run.tracking_uri, params.registered_model_name, best, data, run.run_id, params.promotion
+    try:
+        with retrain_parent_run(params, data) as run:
+            log_retrain_input_task(run, data)
+            results, failed = {}, {}
+            progress = CandidateProgress(len(params.candidates))
+            bar = ProgressArtifact(len(params.candidates), description="candidates fitted")
+            futures = {
+                fit_and_log_candidate_task.submit(
+                    data,
+                    method,
+                    tracking_uri=run.tracking_uri,
+                    experiment_id=run.experiment_id,
+                    parent_run_id=run.run_id,
+                    method_params=params.method_params.get(method),
+                    seed=params.seed,
+                    cost_selection=params.cost_selection,
+                ): method
+                for method in params.candidates
+            }
+            for future in as_completed(futures):
+                fitted = settled_candidate(future, futures[future])
+                if isinstance(fitted, CandidateFailure):  # its child run is FAILED; the others still compete
+                    failed[fitted.method] = fitted.error
+                    logger.warning("Candidate %s failed: %s", fitted.method, fitted.error)
+                else:
+                    results[fitted.method] = fitted
+                logger.info(progress.update())
+                bar.update(progress.done)
+            bar.finish()
+            results = {method: results[method] for method in params.candidates if method in results}
+            failed = {method: failed[method] for method in params.candidates if method in failed}
+            best = best_candidate(results, failed, params.dataset)
+            decision = register_and_promote_task(
+                run.tracking_uri, params.registered_model_name, best, data, run.run_id, params.promotion
+            )
+            verdict = log_retrain_answer_task(run, decision, best.method)
+            published = publish_report_task(run)
+            publish_run_artifacts("retrain", params.dataset, run, published)
+    except NoCandidateError as error:  # the parent run is FAILED; the registry is untouched
+        return Failed(
+            message=f"{error}. Nothing was registered and the champion stays; MLflow run {run.run_id} is"
+            " FAILED"
         )
-        verdict = log_retrain_answer_task(run, decision, best.method)
-        published = publish_report_task(run)
-        publish_run_artifacts("retrain", params.dataset, run, published)
     logger.info("Retrain of %s done: %s.", params.dataset, verdict)
     outcome = retrain_outcome(params.dataset, run, results, failed, best, decision)
     return {**outcome, "verdict": verdict, "report": published}

@@ -5,13 +5,15 @@ apply to the rest. The configuration is checked first against the snapshot of kn
 second, before Prefect is imported): a bad one is explained per option and exits with status 2. Progress
 (candidates done / total, elapsed, ETA) goes to stderr through the flow's logger; the candidates table and the
 registry decision (or, with ``--json``, the flow's summary including the MLflow parent run id) go to stdout.
-Exit status 1 when Prefect is unavailable, 130 when interrupted (the MLflow runs are marked KILLED).
+Exit status 1 when Prefect is unavailable or the run failed (every candidate failed: one line names each
+error), 130 when interrupted (the MLflow runs are marked KILLED).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
 
 from flows.cli._common import json_safe, report_lines
 from flows.cli._options import ListOption, add_parser, option_names
@@ -49,12 +51,15 @@ def format_candidates(outcome: dict) -> str:
     verdict = f"{outcome['model_name']} v{outcome['version']} ({outcome['best']}) is now '{outcome['alias']}'"
     if not outcome.get("registered", True):
         verdict = f"{outcome['model_name']}: {outcome['reason']}"
-    elif previous is None:
+    elif previous is None and outcome["alias"] == "champion":
         verdict += "; first champion of this model"
+    elif previous is None:  # not promoted: the reason says why
+        verdict += f": {outcome['reason']}"
     else:
         savings = plain_number(outcome["previous_champion_savings"], missing="-")
         verdict += f"; champion v{previous} scored {savings} on the same holdout"
     failures = [f"failed: {method}: {error}" for method, error in outcome.get("failed", {}).items()]
+    warnings = [f"warning: {warning}" for warning in outcome.get("warnings", ())]
     headline = [f"Registry: {outcome['verdict']}", ""] if outcome.get("verdict") else []
     return "\n".join(
         [
@@ -64,6 +69,7 @@ def format_candidates(outcome: dict) -> str:
             "",
             "* best by holdout savings",
             verdict,
+            *warnings,
             f"MLflow parent run: {outcome['parent_run_id']}",
             *report_lines(outcome.get("report"), outcome["parent_run_id"]),
         ]
@@ -158,6 +164,13 @@ def run(args: argparse.Namespace) -> int:
         )
     except RunStopped as ended:
         return ended.status
+    except Exception as error:
+        from prefect.exceptions import FailedRun  # imported by then: the flow ran
+
+        if not isinstance(error, FailedRun):
+            raise
+        print(f"cslearn retrain: {error}", file=sys.stderr)  # e.g. every candidate failed, each error named
+        return 1
     if args.json:
         print(json.dumps(json_safe(outcome), indent=2))
     else:

@@ -2,9 +2,9 @@
 left RUNNING.
 
 Every run cslearn creates is tagged with the process that owns it (host, pid, start time;
-``tasks.tracking.orphan_runs``). A RUNNING run whose owner on this host no longer exists is marked KILLED (the
-flows do the same for their experiment when they start). Exit status 0, or 2 when ``--experiment`` names no
-experiment.
+``tasks.tracking.orphan_runs``). A RUNNING run whose owner on this host no longer exists is marked KILLED, and
+the logged models it left PENDING are marked FAILED (the flows do the same for their experiment when they
+start). Exit status 0, or 2 when ``--experiment`` names no experiment.
 """
 
 from __future__ import annotations
@@ -20,7 +20,8 @@ __all__ = ["format_orphans", "register"]
 
 DESCRIPTION = """\
 Mark KILLED the MLflow runs that a killed cslearn process left RUNNING: runs whose owning process (recorded
-in their tags cslearn.owner.host, cslearn.owner.pid and cslearn.owner.started) is gone from this host. Runs
+in their tags cslearn.owner.host, cslearn.owner.pid and cslearn.owner.started) is gone from this host; the
+logged models such a run left PENDING (the process was killed while logging one) are marked FAILED. Runs
 started on other hosts, and runs of other tools, are left as they are. `cslearn compare` and `cslearn
 retrain` do this for their experiment each time they start."""
 
@@ -52,7 +53,8 @@ def register(subparsers) -> None:
 
 
 def format_orphans(orphans, *, dry_run: bool) -> str:
-    """One line per run (when it started, experiment, name, id, owner pid) and a closing count."""
+    """One line per run (when it started, experiment, name, id, owner pid), one per logged model it left
+    PENDING, and a closing count."""
     lines = []
     for orphan in orphans:
         started = datetime.fromtimestamp(orphan.start_time / 1000, tz=UTC).strftime("%Y-%m-%d %H:%M:%S")
@@ -60,9 +62,14 @@ def format_orphans(orphans, *, dry_run: bool) -> str:
             f"{started} UTC  {orphan.experiment}  {orphan.run_name or '-'}  {orphan.run_id}  "
             f"(process {orphan.owner_pid} is gone)"
         )
+        lines += [f"  logged model {model_id} left PENDING" for model_id in orphan.pending_models]
     verb = "would be marked" if dry_run else "marked"
     count = len(orphans)
-    lines.append(f"{count} run{'s' * (count != 1)} {verb} KILLED")
+    summary = f"{count} run{'s' * (count != 1)} {verb} KILLED"
+    models = sum(len(orphan.pending_models) for orphan in orphans)
+    if models:
+        summary += f", {models} logged model{'s' * (models != 1)} {verb} FAILED"
+    lines.append(summary)
     return "\n".join(lines)
 
 

@@ -15,9 +15,14 @@
   loaded by cslearn's loader only;
 - :mod:`~tasks.model_registry.significance`: the paired bootstrap on the savings difference that decides
   whether a challenger beats the champion by more than the noise;
+- :mod:`~tasks.model_registry.holdout_judge`: registered versions scored on a retrain's holdout, and which of
+  two wins (the earlier is the incumbent);
+- :mod:`~tasks.model_registry.registry_versions`: versions created ``pending``, then decided; versions a dead
+  retrain left pending settled by the next one;
 - :mod:`~tasks.model_registry.promotion`: register the best candidate from its logged model and move
   ``champion`` only when it beats the current champion re-scored on the same holdout (``challenger``
-  otherwise; nothing when it repeats the champion);
+  otherwise, and for a model whose savings are not positive; nothing when it repeats the champion), as a
+  compare-and-set that two retrains running at once cannot break;
 - :mod:`~tasks.model_registry.retrain_answer`: what the retrain answers, on its parent run: best and champion
   savings, the margin, the verdict in one line.
 
@@ -31,6 +36,7 @@ import importlib
 
 #: Public name -> submodule that defines it.
 _EXPORTS = {
+    "CandidateFailure": "candidates",
     "CandidateProgress": "candidates",
     "CandidateResult": "candidates",
     "best_candidate": "candidates",
@@ -38,8 +44,10 @@ _EXPORTS = {
     "fit_and_log_candidate_task": "candidates",
     "log_retrain_input": "candidates",
     "log_retrain_input_task": "candidates",
+    "NoCandidateError": "candidates",
     "retrain_outcome": "candidates",
     "retrain_parent_run": "candidates",
+    "settled_candidate": "candidates",
     "Holdout": "holdout",
     "RetrainData": "holdout",
     "holdout_seed": "holdout",
@@ -55,13 +63,16 @@ _EXPORTS = {
     "serving_signature": "logged_models",
     "CHALLENGER": "promotion",
     "CHAMPION": "promotion",
+    "MIN_HOLDOUT_POSITIVES": "promotion",
     "UNCHANGED": "promotion",
     "RegistryDecision": "promotion",
     "decide_alias": "promotion",
+    "decision_warnings": "promotion",
+    "holdout_warning": "promotion",
     "register_and_promote": "promotion",
     "register_and_promote_task": "promotion",
     "version_description": "promotion",
-    "version_with_alias": "promotion",
+    "version_with_alias": "registry_versions",
     "champion_label": "retrain_answer",
     "log_retrain_answer": "retrain_answer",
     "log_retrain_answer_task": "retrain_answer",

@@ -42,8 +42,10 @@ from tasks.tracking.mlflow_runs import (
 )
 
 __all__ = [
+    "CandidateFailure",
     "CandidateProgress",
     "CandidateResult",
+    "NoCandidateError",
     "best_candidate",
     "fit_and_log_candidate",
     "fit_and_log_candidate_task",
@@ -51,6 +53,7 @@ __all__ = [
     "log_retrain_input_task",
     "retrain_outcome",
     "retrain_parent_run",
+    "settled_candidate",
 ]
 
 
@@ -184,14 +187,48 @@ def fit_and_log_candidate(
     )
 
 
+@dataclass(frozen=True)
+class CandidateFailure:
+    """A candidate whose fit, scoring or logging raised: its child run is FAILED, the others still compete.
+
+    ``error`` is the exception in one line, ``ValueError: ...``.
+    """
+
+    method: str
+    error: str
+
+
+class NoCandidateError(RuntimeError):
+    """Every candidate of a retrain failed: nothing can be registered. The message names each error."""
+
+
 @task(name="fit_and_log_candidate", task_run_name="fit {method}", cache_policy=NO_CACHE)
-def fit_and_log_candidate_task(data: RetrainData, method: str, **kwargs) -> CandidateResult:
-    """Fit one candidate with the training costs, score its savings on the holdout, log run and model."""
-    result = fit_and_log_candidate(data, method, **kwargs)
-    get_run_logger().info(
-        "Fitted %s in %.1f s: holdout savings %.4f.", method, result.fit_seconds, result.savings
-    )
+def fit_and_log_candidate_task(
+    data: RetrainData, method: str, **kwargs
+) -> CandidateResult | CandidateFailure:
+    """Fit one candidate with the training costs, score its savings on the holdout, log run and model.
+
+    A candidate that fails is returned as a :class:`CandidateFailure` (its error in one line; the
+    traceback only in the debug log), not raised: the retrain goes on with the others, and says in one line
+    which failed and why.
+    """
+    logger = get_run_logger()
+    try:
+        result = fit_and_log_candidate(data, method, **kwargs)
+    except Exception as error:
+        logger.debug("Candidate %s failed", method, exc_info=True)
+        return CandidateFailure(method, f"{type(error).__name__}: {error}")
+    logger.info("Fitted %s in %.1f s: holdout savings %.4f.", method, result.fit_seconds, result.savings)
     return result
+
+
+def settled_candidate(future, method: str) -> CandidateResult | CandidateFailure:
+    """The outcome of ``method``'s submitted :func:`fit_and_log_candidate_task` once it has ended; a task
+    that crashed or was cancelled is a failure too, with its state's message."""
+    future.wait()  # the final state, not the last one seen
+    if future.state.is_completed():
+        return future.result()
+    return CandidateFailure(method, str(future.state.message))
 
 
 def best_candidate(
@@ -201,12 +238,12 @@ def best_candidate(
 
     Raises
     ------
-    RuntimeError
+    NoCandidateError
         If every candidate failed (``failed`` maps each to its error).
     """
     if not results:
         errors = "; ".join(f"{method}: {error}" for method, error in failed.items())
-        raise RuntimeError(f"every candidate failed on {dataset}: {errors}")
+        raise NoCandidateError(f"every candidate failed on {dataset}: {errors}")
     return max(
         results.values(), key=lambda result: -math.inf if math.isnan(result.savings) else result.savings
     )

@@ -18,6 +18,7 @@ a cloudpickle model is refused unless ``allow_pickle=True``.
 
 from __future__ import annotations
 
+import contextlib
 import importlib.metadata
 import json
 import tempfile
@@ -185,7 +186,8 @@ def log_model(
     Returns
     -------
     str
-        The model id.
+        The model id. The logged model is READY, or FAILED when its files could not be logged (the error
+        is raised).
     """
     model_tags = {key: str(value) for key, value in (tags or {}).items()}
     with tempfile.TemporaryDirectory(prefix="cslearn-model-") as parent:
@@ -210,8 +212,13 @@ def log_model(
             tags=model_tags,
             model_type="sklearn",
         )
-        client.log_outputs(run_id, [LoggedModelOutput(logged.model_id, step=0)])
-        client.log_model_artifacts(logged.model_id, str(folder))
+        try:
+            client.log_outputs(run_id, [LoggedModelOutput(logged.model_id, step=0)])
+            client.log_model_artifacts(logged.model_id, str(folder))
+        except BaseException:  # never left PENDING; a process killed here is settled by `runs cleanup`
+            with contextlib.suppress(Exception):
+                client.finalize_logged_model(logged.model_id, "FAILED")
+            raise
     client.finalize_logged_model(logged.model_id, "READY")
     return logged.model_id
 

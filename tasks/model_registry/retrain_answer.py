@@ -62,7 +62,9 @@ def registry_verdict(decision: Mapping, best_method: str, champion: str | None) 
     ``decision`` is ``RegistryDecision.as_dict()``; ``champion`` the :func:`champion_label` of the champion
     the best candidate competed against. For example ``champion kept: v1 bmr-lr 0.676; best new cgada 0.649
     (-0.028), registered as challenger v3``, ``new champion: v3 cgada 0.701 (+0.025 over v2 bmr-lr 0.676)``,
-    ``unchanged: the data and code are those of the champion v1 bmr-lr 0.676``.
+    ``unchanged: the data and code are those of the champion v1 bmr-lr 0.676``, ``not promoted: best new
+    csdt -1.821 saves nothing on the holdout (savings not positive), registered as challenger v1;
+    cslearn-direct-marketing has no champion yet``.
     """
     best = f"{best_method} {_savings(decision['savings'])}"
     previous = decision.get("previous_champion_savings")
@@ -80,7 +82,15 @@ def registry_verdict(decision: Mapping, best_method: str, champion: str | None) 
             )
         return f"new champion: v{decision['version']} {best} ({margin:+.3f} over {held})"
     change = f" ({margin:+.3f})" if margin is not None else ""
-    return f"champion kept: {held}; best new {best}{change}, registered as challenger v{decision['version']}"
+    challenger = f"registered as challenger v{decision['version']}"
+    if not decision["savings"] > 0:  # never promoted, whatever the champion
+        if champion is None:
+            return (
+                f"not promoted: best new {best} saves nothing on the holdout (savings not positive),"
+                f" {challenger}; {decision['model_name']} has no champion yet"
+            )
+        return f"champion kept: {held}; best new {best}{change} saves nothing on the holdout, {challenger}"
+    return f"champion kept: {held}; best new {best}{change}, {challenger}"
 
 
 def log_retrain_answer(tracking_uri: str, run_id: str, decision: Mapping, best_method: str) -> str:

@@ -39,6 +39,7 @@ from tasks.fitting.cost_selection import fit_with_cost_selection
 from tasks.fitting.estimators import build_estimator
 from tasks.fitting.splits import derive_seed
 from tasks.model_registry.logged_models import load_cost_aware_model
+from tasks.model_registry.registry_versions import version_with_alias
 from tasks.model_registry.serving import CostAwareModel
 from tasks.replay.history import LABEL_COLUMN, ReplayHistory, load_history
 from tasks.storage import state_home
@@ -297,7 +298,19 @@ def period_retrain_params(params: ReplayParams, setup: ReplaySetup, through: int
 
 @task(name="champion_now", cache_policy=NO_CACHE, retries=1)
 def champion_now_task(tracking_uri: str | None, model_name: str) -> dict:
-    """The version the registry's ``champion`` alias names now, and its method."""
+    """The version the registry's ``champion`` alias names now, and its method.
+
+    Raises
+    ------
+    ValueError
+        When the model has no champion: its first retrain promoted none (holdout savings not positive).
+    """
     client = tracking_client(tracking_uri or default_tracking_uri())
-    version = client.get_model_version_by_alias(model_name, "champion")
+    version = version_with_alias(client, model_name, "champion")
+    if version is None:
+        raise ValueError(
+            f"{model_name} has no champion to replay: its first retrain promoted none (a model whose holdout"
+            " savings are not positive is never promoted; its version's description says why); give the"
+            " first periods more rows with --warmup-share"
+        )
     return {"version": str(version.version), "method": version.tags.get("cslearn.method", "?")}

@@ -34,6 +34,7 @@ from tasks.storage import inside, state_home
 from tasks.tracking.credentials import use_uri_credentials
 from tasks.tracking.mlflow_urls import EXPERIMENT_KIND_TAG, MODEL_DEVELOPMENT
 from tasks.tracking.orphan_runs import mark_orphaned_runs, owner_tags
+from tasks.tracking.store_locks import prepare_local_store
 
 __all__ = [
     "SOURCE_ROOT",
@@ -95,10 +96,14 @@ def artifact_root(tracking_uri: str) -> Path | None:
 
 
 def tracking_client(tracking_uri: str | None = None) -> MlflowClient:
-    """An ``MlflowClient`` on ``tracking_uri`` (default: ``default_tracking_uri()``), sqlite folder made."""
+    """An ``MlflowClient`` on ``tracking_uri`` (default: ``default_tracking_uri()``).
+
+    A sqlite store is made ready first, its folder and tables created (or migrated) under the store's lock
+    (``tasks.tracking.store_locks.prepare_local_store``), so that two commands starting at once on a new
+    store do not break each other's migration.
+    """
     uri = tracking_uri or default_tracking_uri()
-    if uri.startswith("sqlite:///"):
-        Path(uri.removeprefix("sqlite:///")).parent.mkdir(parents=True, exist_ok=True)
+    prepare_local_store(uri)
     return MlflowClient(tracking_uri=uri)
 
 

@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
+import re
+import subprocess
+import sys
 import uuid
+from pathlib import Path
 
 import pytest
 from mlflow import MlflowClient
@@ -12,6 +17,8 @@ from flows.cli import main
 from flows.cli.retrain import format_candidates
 
 pytestmark = pytest.mark.servers
+
+CSLEARN = str(Path(sys.executable).parent / "cslearn")
 
 
 def test_a_bad_configuration_exits_2_naming_the_problem(capsys):
@@ -29,13 +36,15 @@ def test_a_bad_configuration_exits_2_naming_the_problem(capsys):
 
 def test_json_reports_candidates_registry_decision_and_parent_run(prefect_server, mlflow_server, capsys):
     model_name = f"cli-dm-{uuid.uuid4().hex[:8]}"
-    argv = ["retrain", "direct-marketing", "--candidates", "dt", "--max-rows", "1500", "--seed", "3"]
+    # csdt saves 0.61 on this holdout (a plain decision tree loses money there and is never promoted)
+    argv = ["retrain", "direct-marketing", "--candidates", "csdt", "--max-rows", "1500", "--seed", "3"]
     argv += ["--tracking-uri", mlflow_server, "--model-name", model_name, "--json"]
     assert main(argv) == 0
     outcome = json.loads(capsys.readouterr().out)
-    assert outcome["best"] == "dt" and set(outcome["candidates"]) == {"dt"}
+    assert outcome["best"] == "csdt" and set(outcome["candidates"]) == {"csdt"}
     assert (outcome["model_name"], outcome["version"], outcome["alias"]) == (model_name, "1", "champion")
-    assert outcome["metrics"]["dt"]["savings"] == pytest.approx(outcome["candidates"]["dt"])
+    assert outcome["metrics"]["csdt"]["savings"] == pytest.approx(outcome["candidates"]["csdt"])
+    assert outcome["warnings"] == []  # 57 positives in the holdout
     run = MlflowClient(mlflow_server).get_run(outcome["parent_run_id"])
     assert run.info.status == "FINISHED" and run.data.params["max_rows"] == "1500"
 
@@ -131,3 +140,62 @@ def test_the_verdict_comes_first():
         "Registry: champion kept: v3 bmr-lr 0.200; best new dt 0.100 (-0.100), registered as challenger v4"
     )
     assert lines[1] == "" and lines[2].split()[:2] == ["method", "savings"]
+
+
+def test_a_first_model_that_loses_money_is_not_promoted_and_says_why(prefect_server, mlflow_server, capsys):
+    """Issue 25: ``--max-rows 20`` made csdt (savings -1.82, one positive in the holdout) "the first
+    champion", without a word."""
+    model_name = f"cli-losing-{uuid.uuid4().hex[:8]}"
+    argv = ["retrain", "direct-marketing", "--candidates", "csdt", "--max-rows", "20"]
+    assert main([*argv, "--tracking-uri", mlflow_server, "--model-name", model_name]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == (
+        "Registry: not promoted: best new csdt -1.821 saves nothing on the holdout (savings not positive),"
+        f" registered as challenger v1; {model_name} has no champion yet"
+    )
+    assert (
+        f"{model_name} v1 (csdt) is now 'challenger': v1 is not promoted: its holdout savings -1.8213 are not"
+        " positive: it saves nothing over the cheaper of flagging every row or none; the model has no"
+        " champion yet" in lines
+    )
+    assert (
+        "warning: the holdout has 1 positive row (fewer than 30): its savings are too noisy to tell a good"
+        " model from a lucky one; retrain with more rows (--max-rows) or a larger --holdout-fraction" in lines
+    )
+    client = MlflowClient(mlflow_server)
+    assert client.get_registered_model(model_name).aliases == {"challenger": "1"}
+    description = client.get_model_version(model_name, "1").description
+    assert "Not promoted: its holdout savings -1.8213" in description
+
+
+def test_every_candidate_failing_ends_in_one_line_and_exit_1(prefect_server, mlflow_server):
+    """Issue 25: when every candidate failed, ``cslearn retrain`` printed 8 tracebacks ending
+    ``RuntimeError``.
+
+    With 20 rows the holdout leaves two positives to train on, and both calibrated candidates refuse them.
+    The command runs as a real process (its stderr is what a user reads, Prefect's log included).
+    """
+    model_name = f"cli-all-fail-{uuid.uuid4().hex[:8]}"
+    command = [CSLEARN, "retrain", "direct-marketing", "--candidates", "bmr-lr,bmr-hgb", "--max-rows", "20"]
+    command += ["--tracking-uri", mlflow_server, "--model-name", model_name]
+    completed = subprocess.run(command, capture_output=True, text=True, env=os.environ, timeout=600)
+
+    assert completed.returncode == 1 and completed.stdout == ""
+    assert "Traceback" not in completed.stderr
+    said = re.fullmatch(
+        r"cslearn retrain: every candidate failed on direct-marketing: (.+)\. Nothing was registered and the"
+        r" champion stays; MLflow run ([0-9a-f]{32}) is FAILED",
+        completed.stderr.splitlines()[-1],
+    )
+    assert said is not None, completed.stderr[-2000:]
+    errors, run_id = said.groups()
+    assert errors.startswith("bmr-lr: ValueError: calibration with cv=3")  # in the order asked
+    assert "; bmr-hgb: ValueError: calibration with cv=3" in errors
+    client = MlflowClient(mlflow_server)
+    run = client.get_run(run_id)
+    assert run.info.status == "FAILED" and run.data.tags["cslearn.dataset"] == "direct-marketing"
+    children = client.search_runs(
+        [run.info.experiment_id], filter_string=f"tags.mlflow.parentRunId = '{run_id}'"
+    )
+    assert sorted(child.info.status for child in children) == ["FAILED", "FAILED"]
+    assert client.search_registered_models(f"name='{model_name}'") == []

@@ -6,9 +6,11 @@ import json
 import os
 import subprocess
 import sys
+import time
 
 import psutil
 import pytest
+from mlflow.entities import LoggedModelStatus
 
 from flows.cli import main
 from tasks.tracking.mlflow_runs import ensure_experiment, parent_run, start_run, tracking_client
@@ -97,3 +99,81 @@ def test_a_clock_correction_does_not_make_a_live_owner_an_orphan(store):
     alive = client.create_run(experiment, tags=shifted).info.run_id
     assert find_orphaned_runs(client, [experiment]) == []
     assert client.get_run(alive).info.status == "RUNNING"
+
+
+_LOG_A_CANDIDATE_AND_HANG = """
+import sys, time
+from pathlib import Path
+from mlflow import MlflowClient
+from tasks.model_registry import fit_and_log_candidate
+from tasks.tracking.mlflow_runs import ensure_experiment, start_run, tracking_client
+from tests.tasks.model_registry.conftest import synthetic_retrain_data
+
+uri, marker = sys.argv[1], Path(sys.argv[2])
+def hang(self, model_id, local_dir, artifact_path=None):
+    marker.write_text(model_id)
+    time.sleep(300)
+MlflowClient.log_model_artifacts = hang  # killed while the model's files are being logged
+client = tracking_client(uri)
+experiment = ensure_experiment(client, "killed-while-logging")
+parent = start_run(client, experiment, run_name="retrain synthetic x 1 candidate")
+fit_and_log_candidate(
+    synthetic_retrain_data(rows=300), "dt", tracking_uri=uri, experiment_id=experiment, parent_run_id=parent
+)
+"""
+
+
+def test_a_model_being_logged_when_its_process_is_killed_is_marked_failed_by_cleanup(store, tmp_path, capsys):
+    """Issue 25: ``kill -9`` while a candidate's model was logged left the logged model PENDING forever, even
+    after ``cslearn runs cleanup``; a real process is killed right while it uploads the model's files."""
+    uri, client = store
+    marker = tmp_path / "logging"
+    process = subprocess.Popen([sys.executable, "-c", _LOG_A_CANDIDATE_AND_HANG, uri, str(marker)])
+    try:
+        deadline = time.monotonic() + 240
+        while not marker.exists():
+            assert process.poll() is None and time.monotonic() < deadline, "it never reached the logging"
+            time.sleep(0.05)
+    finally:
+        process.kill()  # SIGKILL: nothing of it runs any more
+        process.wait()
+    model_id = marker.read_text()
+    assert client.get_logged_model(model_id).status == LoggedModelStatus.PENDING
+    experiment = client.get_experiment_by_name("killed-while-logging").experiment_id
+    runs = client.search_runs([experiment])
+    assert sorted(run.info.status for run in runs) == ["RUNNING", "RUNNING"]  # parent and candidate
+
+    assert main(["runs", "cleanup", "--tracking-uri", uri]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert f"  logged model {model_id} left PENDING" in lines
+    assert lines[-1] == "2 runs marked KILLED, 1 logged model marked FAILED"
+    model = client.get_logged_model(model_id)
+    assert model.status == LoggedModelStatus.FAILED
+    assert model.tags["cslearn.orphaned"] == f"process {process.pid} ended while logging it"
+    assert sorted(run.info.status for run in client.search_runs([experiment])) == ["KILLED", "KILLED"]
+    assert main(["runs", "cleanup", "--tracking-uri", uri]) == 0  # nothing left to settle
+    assert capsys.readouterr().out.strip() == "0 runs marked KILLED"
+
+
+def test_a_model_whose_files_cannot_be_logged_is_failed_not_pending(store, monkeypatch):
+    """A full disk is simulated (this suite runs as root, for whom no folder is read-only)."""
+    from mlflow import MlflowClient
+    from sklearn.dummy import DummyClassifier
+
+    from tasks.model_registry import log_model
+    from tests.tasks.model_registry.conftest import synthetic_retrain_data
+
+    _, client = store
+    data = synthetic_retrain_data(rows=100)
+    experiment = ensure_experiment(client, "unwritable")
+    run_id = start_run(client, experiment, run_name="logging fails")
+    estimator = DummyClassifier().fit(data.train_features, data.train_target)
+
+    def refuse(self, model_id, local_dir, artifact_path=None):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(MlflowClient, "log_model_artifacts", refuse)
+    with pytest.raises(OSError, match="No space left on device"):
+        log_model(client, experiment, run_id, estimator, data.holdout_features.head(5), name="full-disk")
+    (model,) = client.search_logged_models([experiment])
+    assert model.status == LoggedModelStatus.FAILED
