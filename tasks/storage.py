@@ -7,6 +7,8 @@ never depends on where the code is installed or on the working directory, so ``m
 
     mlflow/mlflow.db   the default MLflow store (``tasks.tracking.mlflow_runs.default_tracking_uri``)
     mlflow/artifacts/  the artifacts of its experiments
+    mlflow/locks/      locks beside the store: its creation, each registered model's promotion
+                       (``tasks.tracking.store_locks``)
     cells/             the resumable results of ``compare`` cells (``tasks.compare.cell_compute.CellStore``)
     prefect/           Prefect's state when ``PREFECT_HOME`` is not set (:func:`prefect_home`): the history
                        of ``make run``, of ``cslearn`` run by hand and of ``make deploy``'s server

@@ -270,7 +270,7 @@ def version_description(
         f"Data fingerprint `{data.fingerprint}`, code commit `{commit or 'unknown'}`, cslearn"
         f" {cslearn_version()}; holdout `{data.holdout_key}` ({summary['holdout_rows']:,} rows,"
         f" {summary['holdout_positives']:,} positive; trained on {summary['train_rows']:,}).",
-        f"Serve: `mlflow models serve -m models:/{model_name}/{version} --env-manager local`.",
+        f"Serve: `cslearn serve {data.dataset} --model models:/{model_name}/{version}`.",
     ]
     return "\n".join(lines)
 
@@ -281,7 +281,7 @@ def _registered_model_description(dataset: str) -> str:
         " Each version holds the estimator and the cost model fitted on its training rows: served, it"
         " derives each row's costs from the row (or takes the columns C_FP, C_FN, C_TP, C_TN) and returns"
         " the cost-minimising `decision`, `probability`, `expected_cost` and the costs used."
-        f" Serve the champion: `mlflow models serve -m models:/<this model>@{CHAMPION} --env-manager local`."
+        f" Serve the champion: `cslearn serve {dataset}` (it serves `models:/<this model>@{CHAMPION}`)."
     )
 
 

@@ -84,7 +84,7 @@ def test_champion_moves_only_when_beaten_on_the_same_holdout(logged_candidates):
         CHAMPION: "2",
         CHALLENGER: "4",
     }
-    assert "mlflow models serve -m models:/<this model>@champion" in registered.description
+    assert "Serve the champion: `cslearn serve " in registered.description
     assert all(
         version.current_stage in (None, "None") for version in client.search_model_versions(f"name='{name}'")
     )
