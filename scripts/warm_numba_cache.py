@@ -6,9 +6,11 @@ call in a process (seconds) and stores the machine code in ``__pycache__`` besid
 The script first deletes the numba cache files under ``algorithms/`` (numba notices a changed module but not
 a changed kernel that a cached kernel of another module calls), then fits every registered method once on a
 small problem, with float64 and float32 features, so that every kernel a fit uses is compiled for the
-installed source and this machine's CPU. SMOTEBoost's and WOTBoost's fits compile the kernels of their
-synthetic rows and of the presorted tree (``algorithms/boosting/_m2_rules.py``, ``_m2_tree.py``);
-:data:`CALLED_KERNELS` lists them, and the script checks that the fits compiled each one.
+installed source and this machine's CPU. Some kernels are called from Python rather than from another
+kernel: those of the stump search's coded features (``algorithms/boosting/_stump_codes.py``, reached
+through two features of few values in the warm-up data) and those of SMOTEBoost's and WOTBoost's synthetic
+rows and presorted tree (``_m2_rules.py``, ``_m2_tree.py``); :data:`CALLED_KERNELS` lists them, and the
+script checks that the fits compiled each one.
 
 Run: ``python scripts/warm_numba_cache.py`` (exits 1, naming the method or the kernel, if a fit fails or
 leaves a listed kernel uncompiled).
@@ -31,6 +33,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "algorithms"
 #: Kernels the fits must compile, by module: those called from Python (the kernels they call are compiled
 #: into them). A kernel no fit reaches would compile in a user's first fit instead; the check names it.
 CALLED_KERNELS = {
+    "algorithms.boosting._stump_codes": ("_distinct_values", "_codes_of", "_add_row_block", "_best_coded_split"),
     "algorithms.boosting._m2_rules": ("_interpolate",),
     "algorithms.boosting._m2_tree": (
         "_row_keys",
@@ -55,7 +58,8 @@ def warm_up() -> list[str]:
     from algorithms import METHODS
 
     X, y = make_classification(n_samples=300, n_features=6, weights=[0.7], random_state=0)
-    X = np.column_stack([X, X[:, 0] > 0, np.round(X[:, 1])])  # features of few values: the stump codes them
+    # features of few values, most rows on one value (3 % and 39 % off it): the stump search codes them
+    X = np.column_stack([X, X[:, 0] > 1, np.maximum(np.round(X[:, 1]), 0)])
     failures = []
     for name, method in METHODS.items():
         for features in (X, X.astype(np.float32)):
