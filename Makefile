@@ -61,8 +61,13 @@ lint: install
 	$(VENV)/bin/lint-imports
 	$(VENV)/bin/ruff check .
 
+# The estimator and schema tests use no server: they run on every core (pytest-xdist); the rest, whose
+# servers, races and interrupts are timed, one at a time.
+PARALLEL_TESTS := tests/algorithms tests/schemas
+
 test: install lint browser postgres
-	$(PY) -m pytest
+	$(PY) -m pytest -n auto $(PARALLEL_TESTS)
+	$(PY) -m pytest $(addprefix --ignore=,$(PARALLEL_TESTS))
 
 test-fast: install
 	$(PY) -m pytest -m 'not slow'

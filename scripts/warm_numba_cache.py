@@ -33,7 +33,12 @@ PACKAGE = Path(__file__).resolve().parents[1] / "algorithms"
 #: Kernels the fits must compile, by module: those called from Python (the kernels they call are compiled
 #: into them). A kernel no fit reaches would compile in a user's first fit instead; the check names it.
 CALLED_KERNELS = {
-    "algorithms.boosting._stump_codes": ("_distinct_values", "_codes_of", "_add_row_block", "_best_coded_split"),
+    "algorithms.boosting._stump_codes": (
+        "_distinct_values",
+        "_codes_of",
+        "_add_row_block",
+        "_best_coded_split",
+    ),
     "algorithms.boosting._m2_rules": ("_interpolate",),
     "algorithms.boosting._m2_tree": (
         "_row_keys",

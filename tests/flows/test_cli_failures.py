@@ -159,7 +159,9 @@ def _make_read_only(database: Path) -> Callable[[], None]:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("breakage", ["read-only", "deleted"])
-def test_an_mlflow_store_failing_mid_compare_ends_in_one_line_and_the_rerun_resumes(tmp_path, breakage):
+def test_an_mlflow_store_failing_mid_compare_ends_in_one_line_and_the_rerun_resumes(
+    prefect_server, tmp_path, breakage
+):
     database = tmp_path / "store" / "mlflow.db"
     cells = Path(os.environ["CSLEARN_HOME"]) / "test-cells" / tmp_path.name
     arguments = [*STORE_FAILURE_RUN, "--tracking-uri", f"sqlite:///{database}", "--cell-store", str(cells)]

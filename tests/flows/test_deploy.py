@@ -150,8 +150,8 @@ def worker(deployed, mlflow_server, tmp_path_factory):
         finally:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(process.pid, signal.SIGTERM)
-            try:
-                process.wait(timeout=20)
+            try:  # Prefect's worker stops dequeuing at SIGTERM but waits for its runner: 5 s is plenty
+                process.wait(timeout=5)
             except subprocess.TimeoutExpired:
                 os.killpg(process.pid, signal.SIGKILL)
                 process.wait(timeout=20)

@@ -11,12 +11,7 @@ same, and compare the class fractions through the predictions.
 
 from __future__ import annotations
 
-import json
-import os
 import pickle
-import subprocess
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -33,7 +28,6 @@ from algorithms.boosting.m2 import (
     WOTBoost,
 )
 
-REPO = Path(__file__).resolve().parents[3]
 M2_CLASSES = [SMOTEBoost, WOTBoost]
 
 
@@ -436,43 +430,3 @@ def test_the_fitter_fits_round_sets_of_its_own_rows_only():
         fitter([tuple(round_set)], [0])
     with pytest.raises(TypeError, match="got SyntheticRoundSet"):
         fitter([SyntheticRoundSet(X.copy(), y, round_set.weights, X.copy(), y, y[:0] * 1.0)], [0])
-
-
-# --- numba's on-disk cache, warmed at install ------------------------------------------------------------
-_M2_KERNELS = {
-    "_m2_rules": ("_interpolate",),
-    "_m2_tree": ("_row_keys", "_merge_keys", "_partition", "_class_sums", "_search_level"),
-}
-
-
-@pytest.mark.slow
-def test_install_warm_up_caches_the_tree_kernels(tmp_path):
-    """``make install`` runs ``scripts/warm_numba_cache.py``; a fresh process must then load every kernel of
-    the synthetic rows and the presorted tree from numba's cache (no compilation) for float64 and float32
-    fits."""
-    environment = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
-    run = {"cwd": REPO, "env": environment, "capture_output": True, "text": True, "timeout": 600}
-    warm_up = subprocess.run([sys.executable, str(REPO / "scripts" / "warm_numba_cache.py")], **run)
-    assert warm_up.returncode == 0, warm_up.stderr
-    first_fit = (
-        "import json, numpy as np\n"
-        "from sklearn.datasets import make_classification\n"
-        "from algorithms.boosting import _m2_rules, _m2_tree\n"
-        "from algorithms.boosting.m2 import SMOTEBoost, WOTBoost\n"
-        "X, y = make_classification(n_samples=500, n_features=7, weights=[0.8], random_state=0)\n"
-        "SMOTEBoost(n_estimators=3).fit(X, y)\n"
-        "WOTBoost(n_estimators=3).fit(X.astype(np.float32), y)\n"
-        f"kernels = {_M2_KERNELS!r}\n"
-        "modules = {'_m2_rules': _m2_rules, '_m2_tree': _m2_tree}\n"
-        "stats = {name: getattr(modules[module], name).stats\n"
-        "         for module, names in kernels.items() for name in names}\n"
-        "print(json.dumps({name: [sum(s.cache_hits.values()), sum(s.cache_misses.values())]"
-        " for name, s in stats.items()}))\n"
-    )
-    fitted = subprocess.run([sys.executable, "-c", first_fit], **run)
-    assert fitted.returncode == 0, fitted.stderr
-    counts = json.loads(fitted.stdout.strip().splitlines()[-1])
-    assert set(counts) == {name for names in _M2_KERNELS.values() for name in names}
-    for name, (hits, misses) in counts.items():
-        assert misses == 0, f"{name} was compiled in the first fit: the warm-up did not cache it"
-        assert hits >= 1, f"{name} was not loaded from the cache"

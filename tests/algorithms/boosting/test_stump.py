@@ -7,12 +7,8 @@ the pruned search), and splits worked out by hand.
 
 from __future__ import annotations
 
-import json
 import multiprocessing
 import os
-import subprocess
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -22,8 +18,6 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from algorithms.boosting import BOOSTING_METHODS, _stump_threads
 from algorithms.boosting._stump import CHUNK, CRITERIA, GROUP, DecisionStump, PresortedStumpSearch
-
-REPO = Path(__file__).resolve().parents[3]
 
 
 def _tie_free_problem(seed, *, zero_weight_share=0.2, discrete=False):
@@ -628,55 +622,3 @@ def test_split_whose_remaining_weight_rounds_to_zero_is_skipped(criterion):
 
     assert stump.feature_ == 0
     assert stump.threshold_ == 0.5
-
-
-# --- numba's on-disk cache, warmed at install ------------------------------------------------------------
-
-_STUMP_KERNELS = (
-    "_stump._signed_weights",
-    "_stump._summarise_features",
-    "_stump._best_split",
-    "_stump._leaf_sums",
-    "_stump_codes._distinct_values",
-    "_stump_codes._codes_of",
-    "_stump_codes._add_row_block",
-    "_stump_codes._best_coded_split",
-)
-
-
-def _python(arguments, environment):
-    """Run a fresh interpreter in the repository; return its completed process (output captured)."""
-    return subprocess.run(
-        [sys.executable, *arguments], cwd=REPO, env=environment, capture_output=True, text=True, timeout=600
-    )
-
-
-@pytest.mark.slow
-def test_install_warm_up_leaves_a_cache_that_a_first_fit_loads_without_compiling(tmp_path):
-    """``make install`` runs ``scripts/warm_numba_cache.py``; a fresh process must then load every stump
-    kernel from numba's cache (no compilation) for float64 and float32 fits."""
-    environment = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
-    warm_up = _python([str(REPO / "scripts" / "warm_numba_cache.py")], environment)
-    assert warm_up.returncode == 0, warm_up.stderr
-    first_fit = (
-        "import json, numpy as np\n"
-        "from sklearn.datasets import make_classification\n"
-        "from algorithms.boosting import AdaBoost\n"
-        "from algorithms.boosting import _stump, _stump_codes\n"
-        "X, y = make_classification(n_samples=500, n_features=8, random_state=0)\n"
-        "X = np.column_stack([X, X[:, 0] > 0, np.maximum(np.round(X[:, 1]), 0)])  # coded: 31 %, 22 % off the mode\n"
-        "AdaBoost(n_estimators=5).fit(X, y)\n"
-        "AdaBoost(n_estimators=5).fit(X.astype(np.float32), y)\n"
-        "_stump.DecisionStump(criterion='entropy').fit(X, y)\n"
-        f"kernels = {_STUMP_KERNELS!r}\n"
-        "modules = {'_stump': _stump, '_stump_codes': _stump_codes}\n"
-        "stats = {name: getattr(modules[name.split('.')[0]], name.split('.')[1]).stats for name in kernels}\n"
-        "print(json.dumps({name: [sum(s.cache_hits.values()), sum(s.cache_misses.values())]"
-        " for name, s in stats.items()}))\n"
-    )
-    fitted = _python(["-c", first_fit], environment)
-    assert fitted.returncode == 0, fitted.stderr
-    counts = json.loads(fitted.stdout.strip().splitlines()[-1])
-    for name, (hits, misses) in counts.items():
-        assert misses == 0, f"{name} was compiled in the first fit: the warm-up did not cache it"
-        assert hits >= 1, f"{name} was not loaded from the cache"
