@@ -467,10 +467,12 @@ def main(quick: bool) -> None:
     hours_on_two = adacc["core_hours"] / ADACC_GOAL_CORES
     cores_needed = int(np.ceil(adacc["core_hours"] / ADACC_GOAL_HOURS))
     summary = (
-        f"AdaCC protocol: {adacc['core_hours']:.1f} core-hours, {hours_on_two:.1f} h on 2 free cores "
-        f"(goal {ADACC_GOAL_HOURS:g} h); C- selection is {adacc['selection_share']:.0%} of the work. "
+        f"AdaCC protocol: {adacc['core_hours']:.1f} core-hours in its cells, {hours_on_two:.1f} h on 2 free "
+        f"cores (goal {ADACC_GOAL_HOURS:g} h); C- selection is {adacc['selection_share']:.0%} of the work. "
         + (
-            f"Within {ADACC_GOAL_HOURS:g} h on {ADACC_GOAL_CORES} cores."
+            f"The cells' work fits in {ADACC_GOAL_HOURS:g} h on {ADACC_GOAL_CORES} cores; the commands' "
+            "wall time adds what Prefect and MLflow cost around the cells (docs/results/big-runs.md times "
+            "a repeat)."
             if cores_needed <= ADACC_GOAL_CORES
             else f"Under {ADACC_GOAL_HOURS:g} h it needs {cores_needed} busy cores, e.g. `cslearn compare "
             f"--dask-address` on {cores_needed} single-threaded Dask workers (cells are independent)."
