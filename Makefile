@@ -61,9 +61,10 @@ lint: install
 	$(VENV)/bin/lint-imports
 	$(VENV)/bin/ruff check .
 
-# The estimator and schema tests use no server: they run on every core (pytest-xdist); the rest, whose
-# servers, races and interrupts are timed, one at a time.
-PARALLEL_TESTS := tests/algorithms tests/schemas
+# Tests that start no server or process run on every core (pytest-xdist); the rest, whose servers, races
+# and interrupts are timed, one at a time.
+PARALLEL_TESTS := tests/algorithms tests/schemas tests/tasks/cost_models tests/tasks/monitoring \
+	tests/tasks/report tests/tasks/scoring
 
 test: install lint browser postgres
 	$(PY) -m pytest -n auto $(PARALLEL_TESTS)
